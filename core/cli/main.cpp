@@ -1,0 +1,163 @@
+// geotrain: the command-line planner. JSON results on stdout, messages on
+// stderr. Exit codes: 0 done; 1 bad input (problem, plan or option values);
+// 2 bad usage; 3 no plan (nothing feasible, or the method refused); 70 a bug.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api.hpp"
+#include "gpu_catalogue.hpp"
+#include "input_error.hpp"
+#include "problem_json.hpp"
+
+namespace {
+
+using geotrain::InputError;
+using json = nlohmann::ordered_json;
+
+constexpr int kExitInput = 1, kExitUsage = 2, kExitNoPlan = 3, kExitBug = 70;
+constexpr std::size_t kMaxFileBytes = 64u << 20;
+
+const char* kUsage =
+    "usage:\n"
+    "  geotrain evaluate PROBLEM.json PLAN.json\n"
+    "  geotrain solve PROBLEM.json [--method M] [--seed N] [--lambda X] [--time-limit S] [--max-nodes N]\n"
+    "  geotrain validate PROBLEM.json     print the problem with defaults and catalogue values filled in\n"
+    "  geotrain catalogue                 print the built-in GPU catalogue\n"
+    "A file name of - reads standard input. Methods: ";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    return text.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(std::string(what) + ": cannot read " + path + ": " + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  if (static_cast<std::size_t>(in.tellg()) > kMaxFileBytes)
+    throw InputError(std::string(what) + ": " + path + " is larger than 64 MiB");
+  in.seekg(0);
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Strict number parsing for flags: the whole text must be the number.
+double parse_number(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE)
+    throw InputError(flag + ": must be a number, got '" + text + "'");
+  return value;
+}
+
+void print_warnings(const json& document) {
+  if (!document.contains("warnings")) return;
+  for (const auto& w : document["warnings"]) std::cerr << "warning: " << w.get<std::string>() << "\n";
+}
+
+int print(const json& document) {
+  std::cout << document.dump(2) << "\n";
+  print_warnings(document);
+  return 0;
+}
+
+int run_evaluate(const std::vector<std::string>& args) {
+  if (args.size() != 2) throw UsageError("evaluate takes PROBLEM.json and PLAN.json");
+  return print(geotrain::evaluate_request(read_file(args[0], "problem"), read_file(args[1], "plan")));
+}
+
+int run_solve(const std::vector<std::string>& args) {
+  std::string problem_path;
+  nlohmann::json options = nlohmann::json::object();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      if (!problem_path.empty()) throw UsageError("solve takes one PROBLEM.json, got '" + a + "' too");
+      problem_path = a;
+      continue;
+    }
+    std::string flag = a, value;
+    if (auto eq = a.find('='); eq != std::string::npos) flag = a.substr(0, eq), value = a.substr(eq + 1);
+    else if (i + 1 < args.size()) value = args[++i];
+    else throw UsageError(flag + " needs a value");
+    if (flag == "--method") options["method"] = value;
+    else if (flag == "--seed" || flag == "--max-nodes") {
+      const double x = parse_number(flag, value);
+      options[flag == "--seed" ? "seed" : "max_nodes"] = x;
+    } else if (flag == "--lambda") options["lambda"] = parse_number(flag, value);
+    else if (flag == "--time-limit") options["time_limit_s"] = parse_number(flag, value);
+    else throw UsageError("unknown option " + flag);
+  }
+  if (problem_path.empty()) throw UsageError("solve needs PROBLEM.json");
+  const std::string text = read_file(problem_path, "problem");
+  return print(geotrain::solve_request(text, geotrain::parse_solve_options(options)));
+}
+
+int run_validate(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError("validate takes PROBLEM.json");
+  const auto parsed = geotrain::parse_problem_text(read_file(args[0], "problem"));
+  json out = geotrain::problem_to_json(parsed.problem);
+  if (!parsed.warnings.empty()) out["warnings"] = parsed.warnings;
+  std::cout << geotrain::problem_to_json(parsed.problem).dump(2) << "\n";
+  print_warnings(out);
+  return 0;
+}
+
+int run_catalogue() {
+  json list = json::array();
+  for (const auto& e : geotrain::gpu_catalogue()) {
+    list.push_back({{"type", e.name},
+                    {"fp16_tflops", e.fp16_tflops},
+                    {"bf16_tflops", e.bf16_tflops},
+                    {"fp32_tflops", e.fp32_tflops},
+                    {"memory_gib", e.memory_gib},
+                    {"idle_w", e.idle_w},
+                    {"active_w", e.active_w},
+                    {"source", e.source}});
+  }
+  std::cout << list.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::cout << kUsage << geotrain::method_names() << "\n";
+      return args.empty() ? kExitUsage : 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "evaluate") return run_evaluate(args);
+    if (command == "solve") return run_solve(args);
+    if (command == "validate") return run_validate(args);
+    if (command == "catalogue" && args.empty()) return run_catalogue();
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const UsageError& e) {
+    std::cerr << "geotrain: " << e.what() << "\n" << kUsage << geotrain::method_names() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    for (const auto& m : e.messages()) std::cerr << "error: " << m << "\n";
+    return kExitInput;
+  } catch (const geotrain::PlanningError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitNoPlan;
+  } catch (const std::exception& e) {
+    std::cerr << "geotrain: internal error: " << e.what() << "\n";
+    return kExitBug;
+  }
+}

@@ -1,0 +1,44 @@
+#pragma once
+// One entry point for every planning method: applies the caller's overrides to
+// the problem, installs the objective's references, checks that some plan is
+// feasible at all, runs the method and times it.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cost_model.hpp"
+#include "problem.hpp"
+#include "references.hpp"
+#include "solve_result.hpp"
+
+namespace geotrain {
+
+enum class Method { memetic, exact, brute_force, metis, metis_improved, uniform };
+
+const char* method_name(Method method);
+std::optional<Method> method_from_name(const std::string& name);
+// "memetic|exact|brute-force|metis|metis-improved|uniform"
+std::string method_names();
+
+struct SolveOptions {
+  Method method = Method::memetic;
+  std::optional<std::uint64_t> seed;       // overrides search.seed
+  std::optional<double> lambda;            // overrides objective.lambda
+  std::optional<double> time_limit_s;      // overrides search.time_limit_s
+  std::optional<std::int64_t> max_nodes;   // exact: node budget
+};
+
+struct PlannedProblem {
+  Problem problem;      // with the overrides applied
+  References references;
+  SolveResult result;
+};
+
+// Throws PlanningError when no plan fits (with the reason) or the method
+// refuses (brute force beyond its limit, an exhausted exact budget).
+PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress = {});
+
+// The problem with the options' overrides applied.
+Problem with_overrides(Problem problem, const SolveOptions& options);
+
+}  // namespace geotrain

@@ -1,0 +1,68 @@
+#pragma once
+// A random engine whose every draw is defined here, bit for bit: the standard
+// library's distributions (and std::shuffle) differ between libstdc++ and
+// libc++, and the same seed must give the same plan natively and in wasm.
+#include <cstdint>
+#include <utility>
+
+namespace geotrain {
+
+// xoshiro256** (Blackman and Vigna), seeded through splitmix64.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (auto& word : state_) word = splitmix64(seed);
+  }
+
+  std::uint64_t next_u64() {
+    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+  }
+
+  // Uniform in [0, bound), bound > 0, by rejection: no modulo bias.
+  std::uint64_t below(std::uint64_t bound) {
+    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    std::uint64_t x;
+    do x = next_u64();
+    while (x >= limit);
+    return x % bound;
+  }
+
+  // Uniform integer in [lo, hi], lo <= hi.
+  int uniform_int(int lo, int hi) {
+    return lo + static_cast<int>(below(static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - lo + 1)));
+  }
+
+  // Uniform in [0, 1) with 53 random bits.
+  double uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+  bool bernoulli(double p) { return uniform01() < p; }
+
+  // Fisher-Yates, drawing from the end.
+  template <typename It>
+  void shuffle(It first, It last) {
+    for (auto n = last - first; n > 1; --n) {
+      const auto j = static_cast<decltype(n)>(below(static_cast<std::uint64_t>(n)));
+      std::swap(first[n - 1], first[j]);
+    }
+  }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  static std::uint64_t splitmix64(std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t state_[4];
+};
+
+}  // namespace geotrain
