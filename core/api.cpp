@@ -1,5 +1,6 @@
 #include "api.hpp"
 
+#include "gpu_catalogue.hpp"
 #include "input_error.hpp"
 #include "json_fields.hpp"
 #include "plan_json.hpp"
@@ -109,6 +110,26 @@ json progress_to_json(const Progress& progress, const Problem& problem) {
     out["objective"] = progress.best_cost.objective;
   }
   return out;
+}
+
+json validate_request(const std::string& problem_text) {
+  const ParsedProblem parsed = parse_problem_text(problem_text);
+  return {{"problem", problem_to_json(parsed.problem)}, {"warnings", parsed.warnings}};
+}
+
+json catalogue_json() {
+  json list = json::array();
+  for (const auto& e : gpu_catalogue()) {
+    list.push_back({{"type", e.name},
+                    {"fp16_tflops", e.fp16_tflops},
+                    {"bf16_tflops", e.bf16_tflops},
+                    {"fp32_tflops", e.fp32_tflops},
+                    {"memory_gib", e.memory_gib},
+                    {"idle_w", e.idle_w},
+                    {"active_w", e.active_w},
+                    {"source", e.source}});
+  }
+  return list;
 }
 
 json error_to_json(const std::exception& error) {

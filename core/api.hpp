@@ -29,6 +29,14 @@ nlohmann::ordered_json solve_result_to_json(const PlannedProblem& planned, const
 // there is one, the best plan with its iteration_ms, energy_j and objective.
 nlohmann::ordered_json progress_to_json(const Progress& progress, const Problem& problem);
 
+// `geotrain validate`: {"problem": the problem with every default and
+// catalogue value written out, "warnings": [...]}. Throws InputError.
+nlohmann::ordered_json validate_request(const std::string& problem_text);
+
+// The built-in GPU catalogue: [{"type", "fp16_tflops", "bf16_tflops", "fp32_tflops",
+// "memory_gib", "idle_w", "active_w", "source"}, ...].
+nlohmann::ordered_json catalogue_json();
+
 // {"error": {"kind": "input"|"planning"|"internal", "messages": [...]}}
 nlohmann::ordered_json error_to_json(const std::exception& error);
 

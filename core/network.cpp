@@ -16,6 +16,18 @@ const char* link_source_name(LinkSource source) {
   return "";
 }
 
+std::optional<ResolvedLink> resolve_link(const NetworkSpec& network, const Gpu& from, const Gpu& to) {
+  // Scanning backwards makes the later of duplicate entries win.
+  for (auto l = network.links.rbegin(); l != network.links.rend(); ++l)
+    if (l->from_gpu == from.id && l->to_gpu == to.id) return ResolvedLink{l->link, LinkSource::gpu_link};
+  for (auto l = network.site_links.rbegin(); l != network.site_links.rend(); ++l)
+    if (l->from_site == from.site && l->to_site == to.site) return ResolvedLink{l->link, LinkSource::site_link};
+  if (from.site == to.site && network.intra_site) return ResolvedLink{*network.intra_site, LinkSource::intra_site};
+  if (from.site != to.site && network.inter_site) return ResolvedLink{*network.inter_site, LinkSource::inter_site};
+  if (network.default_link) return ResolvedLink{*network.default_link, LinkSource::default_link};
+  return std::nullopt;
+}
+
 std::vector<std::optional<ResolvedLink>> resolve_links(const NetworkSpec& network, const std::vector<Gpu>& gpus) {
   const std::size_t n = gpus.size();
   // Maps keyed by names so that a full N x N `links` list stays O(N^2 log N), not O(N^4).

@@ -51,4 +51,7 @@ struct ResolvedLink {
 // Unknown GPU ids in `links` are ignored here (validation reports them).
 std::vector<std::optional<ResolvedLink>> resolve_links(const NetworkSpec& network, const std::vector<Gpu>& gpus);
 
+// The same rule for one pair, by linear scans: for reports, not for tables.
+std::optional<ResolvedLink> resolve_link(const NetworkSpec& network, const Gpu& from, const Gpu& to);
+
 }  // namespace geotrain

@@ -33,22 +33,43 @@ PlanReport report_plan(const CostModel& model, const Plan& plan) {
   return report;
 }
 
+namespace {
+
+// The link a stage sends over, as the problem declares it, for views that show
+// where a send time comes from.
+json link_json(const Problem& problem, int from, int to) {
+  const auto link = resolve_link(problem.network, problem.gpus[from], problem.gpus[to]);
+  if (!link) return nullptr;
+  return {{"to", problem.gpus[to].id},
+          {"bandwidth_gbps", link->link.bandwidth_gbps},
+          {"latency_ms", link->link.latency_ms},
+          {"util", link->link.util},
+          {"source", link_source_name(link->source)}};
+}
+
+}  // namespace
+
 json stage_reports_to_json(const PlanReport& report, const Problem& problem) {
   json stages = json::array();
-  for (const StageReport& r : report.stages) {
+  const std::size_t count = report.stages.size();
+  for (std::size_t q = 0; q < count; ++q) {
+    const StageReport& r = report.stages[q];
     const Gpu& g = problem.gpus[r.gpu];
-    stages.push_back({{"gpu", g.id},
-                      {"type", g.type},
-                      {"site", g.site},
-                      {"layers", r.layers},
-                      {"compute_ms", r.compute_s * 1000.0},
-                      {"send_forward_ms", r.send_forward_s * 1000.0},
-                      {"send_backward_ms", r.send_backward_s * 1000.0},
-                      {"stage_ms", r.stage_s * 1000.0},
-                      {"memory_gib", r.memory_bytes / kGiB},
-                      {"memory_limit_gib", r.memory_limit_bytes / kGiB},
-                      {"energy_j", r.energy_j},
-                      {"fits", r.memory_bytes <= r.memory_limit_bytes}});
+    json s = {{"gpu", g.id},
+              {"type", g.type},
+              {"site", g.site},
+              {"layers", r.layers},
+              {"compute_ms", r.compute_s * 1000.0},
+              {"send_forward_ms", r.send_forward_s * 1000.0},
+              {"send_backward_ms", r.send_backward_s * 1000.0},
+              {"stage_ms", r.stage_s * 1000.0},
+              {"memory_gib", r.memory_bytes / kGiB},
+              {"memory_limit_gib", r.memory_limit_bytes / kGiB},
+              {"energy_j", r.energy_j},
+              {"fits", r.memory_bytes <= r.memory_limit_bytes}};
+    s["link_forward"] = q + 1 < count ? link_json(problem, r.gpu, report.stages[q + 1].gpu) : json(nullptr);
+    s["link_backward"] = q > 0 ? link_json(problem, r.gpu, report.stages[q - 1].gpu) : json(nullptr);
+    stages.push_back(std::move(s));
   }
   return stages;
 }

@@ -12,9 +12,7 @@
 #include <vector>
 
 #include "api.hpp"
-#include "gpu_catalogue.hpp"
 #include "input_error.hpp"
-#include "problem_json.hpp"
 
 namespace {
 
@@ -107,27 +105,14 @@ int run_solve(const std::vector<std::string>& args) {
 
 int run_validate(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError("validate takes PROBLEM.json");
-  const auto parsed = geotrain::parse_problem_text(read_file(args[0], "problem"));
-  json out = geotrain::problem_to_json(parsed.problem);
-  if (!parsed.warnings.empty()) out["warnings"] = parsed.warnings;
-  std::cout << geotrain::problem_to_json(parsed.problem).dump(2) << "\n";
-  print_warnings(out);
+  const json document = geotrain::validate_request(read_file(args[0], "problem"));
+  std::cout << document["problem"].dump(2) << "\n";
+  print_warnings(document);
   return 0;
 }
 
 int run_catalogue() {
-  json list = json::array();
-  for (const auto& e : geotrain::gpu_catalogue()) {
-    list.push_back({{"type", e.name},
-                    {"fp16_tflops", e.fp16_tflops},
-                    {"bf16_tflops", e.bf16_tflops},
-                    {"fp32_tflops", e.fp32_tflops},
-                    {"memory_gib", e.memory_gib},
-                    {"idle_w", e.idle_w},
-                    {"active_w", e.active_w},
-                    {"source", e.source}});
-  }
-  std::cout << list.dump(2) << "\n";
+  std::cout << geotrain::catalogue_json().dump(2) << "\n";
   return 0;
 }
 

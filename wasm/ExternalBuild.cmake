@@ -1,0 +1,27 @@
+# Builds the Emscripten tree from the native one (emcmake into build/<preset>/wasm)
+# and runs its tests in the same ctest run: the GoogleTest suite under Node and
+# the module's own Node tests.
+include(ExternalProject)
+find_program(GEOTRAIN_EMCMAKE emcmake REQUIRED)
+find_program(GEOTRAIN_NODE node REQUIRED)
+set(GEOTRAIN_WASM_BINARY_DIR "${CMAKE_BINARY_DIR}/wasm")
+
+ExternalProject_Add(geotrain_wasm_tree
+  SOURCE_DIR "${PROJECT_SOURCE_DIR}"
+  BINARY_DIR "${GEOTRAIN_WASM_BINARY_DIR}"
+  CONFIGURE_COMMAND ${GEOTRAIN_EMCMAKE} ${CMAKE_COMMAND} -S <SOURCE_DIR> -B <BINARY_DIR>
+    -DCMAKE_BUILD_TYPE=Release
+    -DGEOTRAIN_BUILD_TESTS=${GEOTRAIN_BUILD_TESTS}
+    -DGEOTRAIN_NODE=${GEOTRAIN_NODE}
+    # emcmake's default test emulator passes a flag Node 20 rejects.
+    -DCMAKE_CROSSCOMPILING_EMULATOR=${GEOTRAIN_NODE}
+    # The -O2+ link runs Emscripten's optimizer, which needs Debian's acorn.
+    "-DCMAKE_CXX_LINKER_LAUNCHER=${CMAKE_COMMAND};-E;env;NODE_PATH=/usr/share/nodejs"
+  BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --parallel 2
+  INSTALL_COMMAND ""
+  BUILD_ALWAYS ON
+  USES_TERMINAL_BUILD ON)
+
+if(GEOTRAIN_BUILD_TESTS)
+  add_test(NAME wasm.gtest COMMAND ${GEOTRAIN_NODE} "${GEOTRAIN_WASM_BINARY_DIR}/tests/geotrain_tests.js")
+endif()
