@@ -44,24 +44,34 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   return problem;
 }
 
-PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress) {
-  PlannedProblem out;
-  out.problem = with_overrides(std::move(problem), options);
-  const Problem& pr = out.problem;
+PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
+  Problem pr = with_overrides(std::move(problem), options);
   CostModel model(pr);
-  out.references = apply_references(pr, model);
+  References refs = apply_references(pr, model);
   if (!any_feasible_plan(model)) throw PlanningError(infeasibility_reason(model, pr));
+  return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
+}
+
+SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options, const ProgressCallback& progress) {
+  const CostModel& model = prepared.model;
   Stopwatch clock;
+  SolveResult result;
   switch (options.method) {
-    case Method::brute_force: out.result = brute_force(model, kBruteForceMaxPlans, progress); break;
-    case Method::metis: out.result = run_metis(model); break;
-    case Method::metis_improved: out.result = run_metis_improved(model, pr.search.seed); break;
-    case Method::uniform: out.result = run_uniform(model); break;
+    case Method::brute_force: result = brute_force(model, kBruteForceMaxPlans, progress); break;
+    case Method::metis: result = run_metis(model); break;
+    case Method::metis_improved: result = run_metis_improved(model, prepared.problem.search.seed); break;
+    case Method::uniform: result = run_uniform(model); break;
     default:
       throw PlanningError(std::string("method ") + method_name(options.method) + " is not available in this build");
   }
-  out.result.elapsed_ms = clock.elapsed_ms();
-  return out;
+  result.elapsed_ms = clock.elapsed_ms();
+  return result;
+}
+
+PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress) {
+  PreparedProblem prepared = prepare_problem(std::move(problem), options);
+  SolveResult result = run_method(prepared, options, progress);
+  return PlannedProblem{std::move(prepared.problem), std::move(prepared.references), std::move(result)};
 }
 
 }  // namespace geotrain

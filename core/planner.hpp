@@ -28,14 +28,29 @@ struct SolveOptions {
   std::optional<std::int64_t> max_nodes;   // exact: node budget
 };
 
+// A problem ready for a method: overrides applied, references installed in
+// its cost model, and known to have at least one feasible plan.
+struct PreparedProblem {
+  Problem problem;
+  CostModel model;
+  References references;
+};
+
 struct PlannedProblem {
   Problem problem;      // with the overrides applied
   References references;
   SolveResult result;
 };
 
-// Throws PlanningError when no plan fits (with the reason) or the method
-// refuses (brute force beyond its limit, an exhausted exact budget).
+// Throws PlanningError, with the reason, when no plan fits in memory.
+PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
+
+// Runs the options' method to the end and times it.
+SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options,
+                       const ProgressCallback& progress = {});
+
+// prepare_problem then run_method. Throws PlanningError when no plan fits or
+// the method refuses (brute force beyond its limit, an exhausted exact budget).
 PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress = {});
 
 // The problem with the options' overrides applied.
