@@ -1,0 +1,97 @@
+// The chosen plan next to the baselines (uniform, metis, metis-improved) on the same problem: iteration
+// time, energy, objective and GPUs used as a table with inline bars, and the chosen plan's change
+// against each baseline ("-38.2% time"). Baselines may be infeasible or errors; both are shown as such.
+
+import {html, figure, emptyView} from './svg.js';
+import {formatMs, formatEnergy, formatNumber, formatPercent, relativeChange, isError, errorText,
+        methodLabel} from './format.js';
+
+const METRICS = [
+  {key: 'iteration_ms', label: 'Iteration time', format: formatMs, word: 'time'},
+  {key: 'energy_j', label: 'Energy', format: formatEnergy, word: 'energy'},
+];
+
+export function renderComparison(container, problem, {chosen, baselines = []} = {}) {
+  if (isError(chosen)) {
+    return emptyView(container, 'gt-comparison', `No plan to compare: ${errorText(chosen)}`);
+  }
+  const rows = [{result: chosen, isChosen: true}, ...baselines.map((result, k) => ({result, index: k}))];
+  const plans = rows.filter((r) => !isError(r.result));
+  const scale = {};
+  for (const metric of METRICS) {
+    scale[metric.key] = Math.max(0, ...plans.map((r) => r.result[metric.key]).filter(Number.isFinite));
+  }
+
+  const head = html('thead', null, html('tr', null, [
+    html('th', {scope: 'col'}, 'Plan'),
+    ...METRICS.map((m) => html('th', {scope: 'col', class: 'gt-cmp-metric'}, m.label)),
+    html('th', {scope: 'col', class: 'num', title: 'lambda·T/T_ref + (1 - lambda)·E/E_ref; lower is better'},
+         'Objective'),
+    html('th', {scope: 'col', class: 'num'}, 'GPUs'),
+    html('th', {scope: 'col', title: 'the chosen plan against this baseline; negative is better'}, 'Chosen vs this'),
+  ]));
+  const body = html('tbody', null, rows.map((row) => (isError(row.result)
+    ? errorRow(row)
+    : planRow(row, chosen, scale))));
+  const table = html('table', {class: 'gt-cmp-table'}, [
+    html('caption', {class: 'gt-visually-hidden'}, 'The chosen plan against the baseline plans'), head, body]);
+  return figure(container, 'gt-comparison', html('div', {class: 'gt-st-scroll'}, table), caption(chosen, baselines));
+}
+
+function planLabel(row) {
+  const method = row.result?.method ?? (row.isChosen ? methodLabel(row.result) : `baseline ${row.index + 1}`);
+  return row.isChosen ? ['chosen ', html('span', {class: 'gt-muted'}, `(${method})`)] : method;
+}
+
+function planRow(row, chosen, scale) {
+  const result = row.result;
+  const infeasible = result.feasible === false;
+  const classes = [row.isChosen && 'is-chosen', infeasible && 'is-infeasible'].filter(Boolean).join(' ');
+  const name = html('th', {scope: 'row'}, [planLabel(row),
+    infeasible ? html('span', {class: 'gt-badge gt-badge-bad', title: 'some stage needs more memory than its GPU'},
+                      'infeasible') : null]);
+  return html('tr', {class: classes || undefined, 'data-method': result.method ?? undefined}, [
+    name,
+    ...METRICS.map((m) => metricCell(result[m.key], scale[m.key], m.format, row.isChosen)),
+    html('td', {class: 'num'}, Number.isFinite(result.objective) ? formatNumber(result.objective, 4) : '–'),
+    html('td', {class: 'num'}, Number.isFinite(result.gpus_used) ? String(result.gpus_used) : '–'),
+    row.isChosen ? html('td', {class: 'gt-muted'}, '—') : gainCell(chosen, result, infeasible),
+  ]);
+}
+
+function metricCell(value, max, format, isChosen) {
+  const bar = html('span', {class: 'gt-cmp-bar', 'aria-hidden': 'true'});
+  const fill = bar.appendChild(html('span', {class: `gt-cmp-bar-fill${isChosen ? ' is-chosen' : ''}`}));
+  fill.style.width = `${max > 0 && Number.isFinite(value) ? Math.max(1, (value / max) * 100) : 0}%`;
+  return html('td', {class: 'gt-cmp-metric'}, [bar, html('span', {class: 'gt-cmp-value'}, format(value))]);
+}
+
+function gainCell(chosen, baseline, infeasible) {
+  const gains = METRICS.map((m) => {
+    const change = relativeChange(chosen[m.key], baseline[m.key]);
+    const tone = !Number.isFinite(change) || Math.abs(change) < 5e-4 ? 'gt-same' : change < 0 ? 'gt-good' : 'gt-bad';
+    return html('span', {class: `gt-gain ${tone}`, 'data-metric': m.key}, `${formatPercent(change)} ${m.word}`);
+  });
+  const cell = html('td', {class: `gt-cmp-gain${infeasible ? ' gt-muted' : ''}`}, gains);
+  if (infeasible) cell.title = 'this baseline does not fit in memory, so it is not a real alternative';
+  return cell;
+}
+
+function errorRow(row) {
+  return html('tr', {class: 'is-error'}, [
+    html('th', {scope: 'row'}, planLabel(row)),
+    html('td', {colspan: 5, class: 'gt-bad'}, errorText(row.result)),
+  ]);
+}
+
+function caption(chosen, baselines) {
+  const best = baselines.filter((b) => !isError(b) && b.feasible !== false && Number.isFinite(b.iteration_ms))
+    .sort((a, b) => a.iteration_ms - b.iteration_ms)[0];
+  const parts = ['Same problem, same cost model. Percentages are the chosen plan against each baseline: ' +
+    'negative means lower (better).'];
+  if (best) {
+    parts.push(' Against the fastest feasible baseline (', html('strong', null, String(best.method ?? 'baseline')),
+               `): ${formatPercent(relativeChange(chosen.iteration_ms, best.iteration_ms))} time.`);
+  }
+  return parts;
+}
