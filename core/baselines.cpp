@@ -44,7 +44,7 @@ bool repair_memory(const CostModel& model, Plan& plan) {
   for (int i = 0; i < q; ++i) total_cap += cap[i] = model.max_layers(plan[i].gpu, q, i + 1 == q);
   if (total_cap < model.num_layers()) return false;
   for (int i = 0; i < q; ++i) {
-    while (plan[i].layers > cap[i]) {
+    while (plan[i].layers > std::max(cap[i], 1)) {
       int target = -1;
       double target_time = 0;
       for (int j = 0; j < q; ++j) {

@@ -42,7 +42,7 @@ struct Enumerator {
     if (cancelled) return;
     const bool last = q + 1 == stage_count;
     const int max_here = layers_left - (stage_count - q - 1);  // leave >= 1 per later stage
-    for (int g = 0; g < model.num_gpus(); ++g) {
+    for (int g = 0; g < model.num_gpus() && !cancelled; ++g) {
       if (used[g]) continue;
       used[g] = 1;
       stages[q].gpu = g;

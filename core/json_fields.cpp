@@ -42,6 +42,11 @@ const char* range_rule(Range range) {
 }  // namespace
 
 std::string FieldReader::describe(const json& value) {
+  // 50.0 reads better as 50 in a message; JSON does not tell them apart.
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 1e15) return std::to_string(static_cast<long long>(x));
+  }
   std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   constexpr std::size_t kMax = 60;
   if (text.size() > kMax) text = text.substr(0, kMax) + "...";

@@ -109,7 +109,8 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
   g.peak_tflops = r.number(o, p, "peak_tflops", false, Range::positive).value_or(0);
   g.memory_gib = r.number(o, p, "memory_gib", false, Range::positive).value_or(0);
   g.idle_w = r.number(o, p, "idle_w", false, Range::non_negative).value_or(0);
-  g.active_w = r.number(o, p, "active_w", false, Range::non_negative).value_or(0);
+  const auto active_w = r.number(o, p, "active_w", false, Range::non_negative);
+  g.active_w = active_w.value_or(0);
   fill_from_catalogue(r, o, p, "peak_tflops", entry, entry ? entry->peak_tflops(precision) : 0, g.type,
                       g.peak_tflops);
   fill_from_catalogue(r, o, p, "memory_gib", entry, entry ? entry->memory_gib : 0, g.type, g.memory_gib);
@@ -117,7 +118,7 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
   fill_from_catalogue(r, o, p, "active_w", entry, entry ? entry->active_w : 0, g.type, g.active_w);
   g.compute_util = r.number(o, p, "compute_util", false, Range::unit_open_closed).value_or(1);
   g.memory_util = r.number(o, p, "memory_util", false, Range::unit_open_closed).value_or(1);
-  if (g.active_w > 0 && g.active_w < g.idle_w) {
+  if ((active_w || g.active_w > 0) && g.active_w < g.idle_w) {
     r.error(field_path(p, "active_w"), "must be >= idle_w (" + FieldReader::describe(g.idle_w) + "), got " +
                                            FieldReader::describe(g.active_w));
   }

@@ -25,3 +25,9 @@ ExternalProject_Add(geotrain_wasm_tree
 if(GEOTRAIN_BUILD_TESTS)
   add_test(NAME wasm.gtest COMMAND ${GEOTRAIN_NODE} "${GEOTRAIN_WASM_BINARY_DIR}/tests/geotrain_tests.js")
 endif()
+
+# The page lists the examples from web/examples/ (a copy with an index.json).
+add_custom_target(web_examples ALL
+  COMMAND ${GEOTRAIN_NODE} "${PROJECT_SOURCE_DIR}/web/tools/copy-examples.mjs"
+  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+  COMMENT "Copying examples into web/examples/")

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -43,6 +44,8 @@ std::string read_file(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(std::string(what) + ": cannot read " + path + ": " + std::strerror(errno));
   in.seekg(0, std::ios::end);
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    throw InputError(std::string(what) + ": cannot read " + path + ": is a folder");
   if (static_cast<std::size_t>(in.tellg()) > kMaxFileBytes)
     throw InputError(std::string(what) + ": " + path + " is larger than 64 MiB");
   in.seekg(0);
@@ -73,7 +76,11 @@ int print(const json& document) {
 
 int run_evaluate(const std::vector<std::string>& args) {
   if (args.size() != 2) throw UsageError("evaluate takes PROBLEM.json and PLAN.json");
-  return print(geotrain::evaluate_request(read_file(args[0], "problem"), read_file(args[1], "plan")));
+  if (args[0] == "-" && args[1] == "-") throw UsageError("only one of PROBLEM.json and PLAN.json can be - (stdin)");
+  // Read in order: argument evaluation order is unspecified.
+  const std::string problem = read_file(args[0], "problem");
+  const std::string plan = read_file(args[1], "plan");
+  return print(geotrain::evaluate_request(problem, plan));
 }
 
 int run_solve(const std::vector<std::string>& args) {
