@@ -1,0 +1,178 @@
+// The GPU table: one row per GPU, a catalogue dropdown per row, add / duplicate / remove.
+// Choosing a catalogue type clears the row's own figures so that the catalogue fills them for the
+// model's precision (they show as placeholders); any figure typed in wins, as in the file format.
+import { h, preservingFocus } from '../dom.js';
+import { fieldText } from '../format.js';
+import { isPlainObject } from '../paths.js';
+import { findEntry, gpuDefault } from './catalogue.js';
+import { boundInput, cellInput, section } from './fields.js';
+
+const FIGURES = ['peak_tflops', 'memory_gib', 'idle_w', 'active_w'];
+const COLUMNS = [
+  ['id', 'ID', 'text'], ['type', 'Type', 'type'], ['site', 'Site', 'text'],
+  ['peak_tflops', 'Peak TFLOPS', 'number'], ['compute_util', 'Compute util', 'number'],
+  ['memory_gib', 'Memory GiB', 'number'], ['memory_util', 'Memory util', 'number'],
+  ['idle_w', 'Idle W', 'number'], ['active_w', 'Active W', 'number'],
+];
+
+const gpuList = (problem) => (Array.isArray(problem.gpus) ? problem.gpus : []);
+const idOf = (gpu) => (isPlainObject(gpu) && typeof gpu.id === 'string' ? gpu.id : '');
+
+export function sitesOf(problem) {
+  const sites = [];
+  for (const gpu of gpuList(problem)) {
+    const site = isPlainObject(gpu) && typeof gpu.site === 'string' ? gpu.site : '';
+    if (!sites.includes(site)) sites.push(site);
+  }
+  return sites;
+}
+
+// 'a100-2' -> 'a100-3' (or 'gpu-N'), not yet taken.
+export function freshId(problem, base) {
+  const taken = new Set(gpuList(problem).map(idOf));
+  const match = /^(.*?)(\d+)$/.exec(base || '');
+  const stem = match ? match[1] : (base ? `${base}-` : 'gpu-');
+  let n = match ? Number(match[2]) + 1 : taken.size;
+  while (taken.has(`${stem}${n}`)) n += 1;
+  return `${stem}${n}`;
+}
+
+function renameLinks(problem, from, to) {
+  const links = problem.network?.links;
+  if (!Array.isArray(links)) return;
+  for (const link of links) {
+    if (!isPlainObject(link)) continue;
+    if (link.from === from) link.from = to;
+    if (link.to === from) link.to = to;
+  }
+}
+
+function dropLinksOf(problem, id) {
+  const links = problem.network?.links;
+  if (!Array.isArray(links)) return;
+  problem.network.links = links.filter((l) => !isPlainObject(l) || (l.from !== id && l.to !== id));
+  if (problem.network.links.length === 0) delete problem.network.links;
+}
+
+export function createGpuSection(ctx) {
+  const element = section('GPUs', { path: 'gpus', intro: 'Each GPU is one pipeline stage at most. Pick a type to use the catalogue figures; type a figure to override it.' });
+  const summary = h('p', { class: 'derived' });
+  const wrap = h('div', { class: 'table-wrap' });
+  const siteList = h('datalist', { id: 'site-names' });
+  const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
+  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton));
+  const store = ctx.store;
+
+  const editSelf = (change) => {
+    store.edit(change, ctx.source);
+    api.render(store.get());
+  };
+
+  addButton.addEventListener('click', () => editSelf((copy) => {
+    if (!Array.isArray(copy.gpus)) copy.gpus = [];
+    const last = copy.gpus[copy.gpus.length - 1];
+    const type = isPlainObject(last) && last.type ? last.type : ctx.catalogue()[0]?.type;
+    const gpu = { id: freshId(copy, idOf(last) || 'gpu-0') };
+    if (type) gpu.type = type;
+    gpu.site = isPlainObject(last) && typeof last.site === 'string' ? last.site : 'site-a';
+    copy.gpus.push(gpu);
+  }));
+
+  function typeCell(index, gpu) {
+    const path = `gpus[${index}].type`;
+    const current = isPlainObject(gpu) && gpu.type !== undefined ? fieldText(gpu.type) : '';
+    const select = h('select', { 'aria-label': `Type of GPU ${index + 1}`, dataset: { path, focusKey: path } },
+      h('option', { value: '', text: 'custom', selected: current === '' }));
+    const types = ctx.catalogue().map((c) => c.type);
+    const known = findEntry(ctx.catalogue(), current)?.type;  // 'a100 sxm 80gb' shows as A100-SXM-80GB
+    for (const t of types) select.append(h('option', { value: t, text: t, selected: t === known }));
+    if (current && !known) select.append(h('option', { value: current, text: `${current} (not in catalogue)`, selected: true }));
+    select.addEventListener('change', () => editSelf((copy) => {
+      if (!isPlainObject(copy.gpus[index])) copy.gpus[index] = {};
+      const target = copy.gpus[index];
+      if (select.value) {
+        target.type = select.value;
+        for (const f of FIGURES) delete target[f];
+      } else {
+        // Custom: keep the figures the catalogue gave, written out, so nothing changes silently.
+        for (const f of FIGURES) {
+          const figure = gpuDefault(copy, ctx.catalogue(), `gpus[${index}].${f}`);
+          if (target[f] === undefined && Number.isFinite(figure)) target[f] = figure;
+        }
+        delete target.type;
+      }
+    }));
+    return h('td', { dataset: { errorHost: '' } }, select);
+  }
+
+  function idCell(index) {
+    const path = `gpus[${index}].id`;
+    const input = boundInput(ctx, { path, kind: 'text', label: `ID of GPU ${index + 1}` });
+    let before = input.value;
+    input.addEventListener('focus', () => { before = input.value; });
+    // Renaming a GPU renames it in the link overrides too (when the old id was not shared).
+    input.addEventListener('change', () => {
+      const after = input.value;
+      const oldId = before;
+      before = after;
+      if (oldId === after || !oldId) return;
+      const problem = store.get();
+      if (gpuList(problem).some((g) => idOf(g) === oldId)) return;
+      store.edit((copy) => renameLinks(copy, oldId, after), 'gpu-rename');
+    });
+    return h('td', { dataset: { errorHost: '' } }, input);
+  }
+
+  function row(index, gpu) {
+    const name = idOf(gpu) || `GPU ${index + 1}`;
+    const cells = COLUMNS.map(([key, label, kind]) => {
+      if (key === 'type') return typeCell(index, gpu);
+      if (key === 'id') return idCell(index);
+      return cellInput(ctx, {
+        path: `gpus[${index}].${key}`, kind, label: `${label} of GPU ${index + 1}`,
+        list: key === 'site' ? 'site-names' : undefined,
+      });
+    });
+    const duplicate = h('button', { type: 'button', class: 'small', text: 'Duplicate', 'aria-label': `Duplicate ${name}` });
+    const remove = h('button', { type: 'button', class: 'small danger', text: 'Remove', 'aria-label': `Remove ${name}` });
+    duplicate.addEventListener('click', () => editSelf((copy) => {
+      const source = structuredClone(copy.gpus[index]);
+      if (isPlainObject(source)) source.id = freshId(copy, idOf(source));
+      copy.gpus.splice(index + 1, 0, source);
+    }));
+    remove.addEventListener('click', () => editSelf((copy) => {
+      const [gone] = copy.gpus.splice(index, 1);
+      const id = idOf(gone);
+      if (id && !copy.gpus.some((g) => idOf(g) === id)) dropLinksOf(copy, id);
+    }));
+    return h('tr', { dataset: { path: `gpus[${index}]` } },
+      h('th', { scope: 'row', class: 'row-number', text: String(index + 1) }),
+      cells, h('td', { class: 'actions' }, duplicate, remove));
+  }
+
+  function describe(problem) {
+    const n = gpuList(problem).length;
+    const sites = sitesOf(problem).length;
+    return `${n} GPU${n === 1 ? '' : 's'} on ${sites} site${sites === 1 ? '' : 's'}`;
+  }
+
+  const api = {
+    name: 'gpus',
+    element,
+    render(problem) {
+      preservingFocus(element, () => {
+        const head = h('tr', {}, h('th', { scope: 'col', text: '#' }),
+          COLUMNS.map(([, label]) => h('th', { scope: 'col', text: label })), h('th', { scope: 'col', text: 'Actions' }));
+        const body = h('tbody', {}, gpuList(problem).map((gpu, i) => row(i, gpu)));
+        wrap.replaceChildren(h('table', { class: 'grid gpu-table' }, h('caption', { class: 'visually-hidden', text: 'GPUs' }), h('thead', {}, head), body));
+        siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
+        summary.textContent = describe(problem);
+      });
+    },
+    update(problem) {
+      summary.textContent = describe(problem);
+      siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
+    },
+  };
+  return api;
+}

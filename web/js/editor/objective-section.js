@@ -1,0 +1,65 @@
+// The objective (lambda and the optional reference values) and the memetic search's settings.
+import { h, uniqueId } from '../dom.js';
+import { getPath } from '../paths.js';
+import { field, section, writeField } from './fields.js';
+
+function lambdaControl(ctx) {
+  const path = 'objective.lambda';
+  const id = uniqueId('lambda');
+  const value = getPath(ctx.store.get(), path);
+  const slider = h('input', {
+    type: 'range', id, min: '0', max: '1', step: '0.01',
+    value: Number.isFinite(value) ? value : 1,
+    dataset: { focusKey: 'lambda-slider' },
+  });
+  const exact = field(ctx, { path, label: 'λ exactly', hint: '1 = time only, 0 = energy only' });
+  const text = exact.querySelector('input');
+  const shown = h('output', { for: id, text: Number.isFinite(value) ? String(value) : '1 (default)' });
+  slider.addEventListener('input', () => {
+    const lambda = Number(slider.value);
+    text.value = String(lambda);
+    shown.textContent = String(lambda);
+    ctx.store.edit((copy) => writeField(copy, path, lambda), ctx.source);
+  });
+  text.addEventListener('input', () => {
+    const lambda = Number(text.value);
+    if (text.value.trim() !== '' && Number.isFinite(lambda)) slider.value = String(lambda);
+    shown.textContent = text.value.trim() || '1 (default)';
+  });
+  const sliderField = h('div', { class: 'field wide slider-field' },
+    h('label', { for: id }, 'Trade-off λ: ', shown),
+    h('div', { class: 'slider-row' }, h('span', { class: 'hint', text: 'energy' }), slider, h('span', { class: 'hint', text: 'time' })));
+  return [sliderField, exact];
+}
+
+export function createObjectiveSection(ctx) {
+  const objective = section('Objective', {
+    path: 'objective',
+    intro: 'Minimise λ·T/T_ref + (1 − λ)·E/E_ref per iteration. Leave the references empty and the planner fills them from a baseline plan.',
+  });
+  const objectiveBody = h('div', { class: 'field-grid' });
+  objective.append(objectiveBody);
+  const search = section('Search (memetic)', { path: 'search', intro: 'Empty fields use the paper\'s values.' });
+  const searchBody = h('div', { class: 'field-grid' });
+  search.append(searchBody);
+  const element = h('div', { class: 'stack' }, objective, search);
+  return {
+    name: 'objective',
+    element,
+    render() {
+      objectiveBody.replaceChildren(
+        ...lambdaControl(ctx),
+        field(ctx, { path: 'objective.t_ref_ms', label: 'Reference time T_ref', unit: 'ms', placeholder: 'from a baseline' }),
+        field(ctx, { path: 'objective.e_ref_j', label: 'Reference energy E_ref', unit: 'J', placeholder: 'from a baseline' }));
+      searchBody.replaceChildren(
+        field(ctx, { path: 'search.population', label: 'Population' }),
+        field(ctx, { path: 'search.tournament', label: 'Tournament size' }),
+        field(ctx, { path: 'search.elite', label: 'Elite' }),
+        field(ctx, { path: 'search.local_search_rate', label: 'Local search rate', hint: 'in [0, 1]' }),
+        field(ctx, { path: 'search.time_limit_s', label: 'Time limit', unit: 's' }),
+        field(ctx, { path: 'search.patience', label: 'Patience', unit: 'generations' }),
+        field(ctx, { path: 'search.max_generations', label: 'Max generations' }),
+        field(ctx, { path: 'search.seed', label: 'Seed' }));
+    },
+  };
+}

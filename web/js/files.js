@@ -1,0 +1,37 @@
+// Problem files in and out: import through a file input, export and plan download through a Blob URL.
+import { isPlainObject } from './paths.js';
+
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+// The problem a file holds; throws an Error with a message for people.
+export async function readProblemFile(file) {
+  if (file.size > MAX_IMPORT_BYTES) throw new Error(`${file.name} is larger than 5 MB; it is not a GeoTrain problem.`);
+  const text = await file.text();
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file.name} is not valid JSON (${error.message}).`);
+  }
+  if (!isPlainObject(value)) throw new Error(`${file.name} does not hold a problem (a JSON object).`);
+  return value;
+}
+
+// 'three sites / v2' -> 'three-sites-v2'
+export function fileStem(name, fallback = 'problem') {
+  const stem = String(name ?? '').normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80);
+  return stem || fallback;
+}
+
+export function downloadJson(value, fileName) {
+  const blob = new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

@@ -1,0 +1,31 @@
+// Keeps the current problem (and the one before the last load, for undo) in localStorage.
+// Storage can be full, disabled or shared with older versions: every failure is silent.
+import { isPlainObject } from './paths.js';
+
+const CURRENT_KEY = 'geotrain.problem.v1';
+const PREVIOUS_KEY = 'geotrain.previous-problem.v1';
+
+function read(key) {
+  try {
+    const text = localStorage.getItem(key);
+    if (text === null) return null;
+    const value = JSON.parse(text);
+    return isPlainObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const loadStoredProblem = () => read(CURRENT_KEY);
+export const storeProblem = (problem) => write(CURRENT_KEY, problem);
+export const loadPreviousProblem = () => read(PREVIOUS_KEY);
+export const storePreviousProblem = (problem) => write(PREVIOUS_KEY, problem);

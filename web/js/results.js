@@ -1,0 +1,80 @@
+// The last plan: its headline figures, the plan views, and the comparison with the baselines.
+import { h } from './dom.js';
+import { formatEnergy, formatMs, formatNumber } from './format.js';
+import { drawView } from './views.js';
+
+const VIEW_BOXES = [
+  ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; width is time per micro-batch.'],
+  ['stages', 'Stages', 'Per-stage compute, sends, memory and energy; the bottleneck sets the pace.'],
+  ['timeline', '1F1B timeline', 'Forward and backward passes of each micro-batch on each stage.'],
+  ['topology', 'Topology', 'Sites, GPUs and the links the plan uses.'],
+  ['comparison', 'Comparison', 'The plan against the uniform and METIS-style baselines on the same problem.'],
+];
+
+function figure(label, value, { id, raw } = {}) {
+  const dd = h('dd', { id, text: value });
+  if (raw !== undefined) dd.dataset.value = String(raw);
+  return [h('dt', { text: label }), dd];
+}
+
+function stageChain(result) {
+  return (result.stages || []).map((s) => `${s.gpu} (${s.layers})`).join(' → ');
+}
+
+function searchText(result) {
+  const parts = [`${formatNumber(result.evaluations)} evaluations`, `${formatMs(result.elapsed_ms)}`];
+  if (result.generations !== undefined) parts.push(`${result.generations} generations`);
+  if (result.stop_reason) parts.push(`stopped: ${result.stop_reason}`);
+  if (result.optimal !== undefined) parts.push(result.optimal ? 'proven optimal' : 'not proven optimal');
+  if (result.gap !== undefined && result.gap !== null) parts.push(`gap ${formatNumber(result.gap * 100, 3)} %`);
+  return parts.join(' · ');
+}
+
+export function createResults() {
+  const summary = h('dl', { class: 'result-summary', id: 'result-summary' });
+  const stale = h('p', { class: 'stale-note', hidden: true, text: 'The problem has changed since this plan was made: plan again to update it.' });
+  const warnings = h('ul', { class: 'result-warnings' });
+  const boxes = {};
+  const viewSections = VIEW_BOXES.map(([name, title, blurb]) => {
+    boxes[name] = h('div', { class: 'view-body', id: `view-${name}` });
+    return h('section', { class: `view view-${name}`, 'aria-labelledby': `view-${name}-title` },
+      h('h3', { id: `view-${name}-title`, text: title }), h('p', { class: 'intro', text: blurb }), boxes[name]);
+  });
+  const element = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-title', hidden: true },
+    h('h2', { id: 'results-title', text: 'Plan' }), stale, summary, warnings, h('div', { class: 'views' }, viewSections));
+  let last = null;
+
+  return {
+    element,
+    last: () => last,
+    // problem: the validated problem; problemText: the JSON the run started from.
+    async show({ problem, problemText, result }) {
+      last = { problem, problemText, result };
+      element.hidden = false;
+      stale.hidden = true;
+      const used = result.gpus_used ?? (result.stages || []).length;
+      summary.replaceChildren(
+        ...figure('Iteration time', formatMs(result.iteration_ms), { id: 'result-iteration-ms', raw: result.iteration_ms }),
+        ...figure('Energy per iteration', formatEnergy(result.energy_j), { id: 'result-energy-j', raw: result.energy_j }),
+        ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
+        ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
+        ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
+        ...figure('Stages (layers)', stageChain(result), { id: 'result-stages' }),
+        ...figure('Method', result.method, { id: 'result-method' }),
+        ...figure('Search', searchText(result)),
+        ...figure('References', `T_ref ${formatMs(result.t_ref_ms)}, E_ref ${formatEnergy(result.e_ref_j)}${result.references ? ` (${result.references})` : ''}`));
+      warnings.replaceChildren(...(result.warnings || []).map((w) => h('li', { text: w })));
+      boxes.comparison.replaceChildren(h('p', { class: 'hint', text: 'Planning the baselines…' }));
+      await Promise.all(['pipeline', 'stages', 'timeline', 'topology'].map((name) => drawView(name, boxes[name], problem, result)));
+    },
+    async showComparison(chosen, baselines, failures = []) {
+      if (!last || last.result !== chosen) return;
+      await drawView('comparison', boxes.comparison, last.problem, { chosen, baselines });
+      if (failures.length) boxes.comparison.append(h('ul', { class: 'result-warnings' }, failures.map((f) => h('li', { text: f }))));
+    },
+    // Called on every problem change: says so when the plan no longer matches the problem.
+    noteProblem(problemText) {
+      if (last) stale.hidden = problemText === last.problemText;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// The planner's worker (classic script): loads the WebAssembly module and answers the page's
+// requests. page -> worker: {id, type: 'initialize'|'validate'|'evaluate'|'solve'|'catalogue'|'cancel', ...};
+// worker -> page: {id, type: 'ready'|'progress'|'done'|'error', ...}. Every call into the module
+// takes and returns JSON text; an {"error": ...} answer becomes a {type: 'error'} message.
+/* global importScripts, createGeoTrain */
+'use strict';
+
+const STEP_BUDGET_MS = 50;
+let modulePromise = null;
+const cancelled = new Set();
+
+let moduleLoaded = false;
+
+function loadModule() {
+  if (!modulePromise) {
+    modulePromise = Promise.resolve().then(() => {
+      importScripts('wasm/geotrain.js');
+      return createGeoTrain({ locateFile: (file) => 'wasm/' + file });
+    }).then((Module) => {
+      moduleLoaded = true;
+      return Module;
+    });
+  }
+  return modulePromise;
+}
+
+function features(Module) {
+  return { planner: typeof Module.Planner === 'function' };
+}
+
+function asText(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value === undefined ? {} : value);
+}
+
+// Module answers are JSON text; errors are {"error": {kind, messages}}.
+function parseAnswer(text) {
+  const value = JSON.parse(text);
+  if (value && typeof value === 'object' && !Array.isArray(value) && value.error) {
+    const failure = new Error((value.error.messages || []).join('\n') || 'error');
+    failure.detail = value.error;
+    throw failure;
+  }
+  return value;
+}
+
+function errorDetail(error) {
+  if (error && error.detail) return error.detail;
+  const text = error && error.message ? error.message : String(error);
+  return { kind: 'internal', messages: [text] };
+}
+
+// A trap or abort inside the module may leave its memory inconsistent: the page must start a fresh worker.
+// (A module that never loaded is not restarted: it would only fail again.)
+function isFatal(error) {
+  return moduleLoaded && (error instanceof WebAssembly.RuntimeError || /^Aborted\(/.test(String(error && error.message)));
+}
+
+const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// Steps a Module.Planner, posting progress after each step and yielding so that a cancel can arrive.
+async function runPlanner(Module, id, problem, options) {
+  const planner = new Module.Planner(problem, options);
+  try {
+    const failure = planner.error();
+    if (failure) return parseAnswer(failure);
+    for (;;) {
+      if (cancelled.has(id)) {
+        planner.cancel();
+        break;
+      }
+      const progress = JSON.parse(planner.step(STEP_BUDGET_MS));
+      postMessage({ id, type: 'progress', progress });
+      if (progress.done) break;
+      await yieldToMessages();
+    }
+    return parseAnswer(planner.result());
+  } finally {
+    try {
+      planner.delete();
+    } catch {
+      // a module that trapped may fail here too; the page restarts the worker anyway
+    }
+  }
+}
+
+async function solve(Module, id, message) {
+  const problem = asText(message.problem);
+  const options = asText(message.options);
+  if (features(Module).planner) return runPlanner(Module, id, problem, options);
+  return parseAnswer(Module.solve(problem, options));
+}
+
+async function answer(message) {
+  const { id, type } = message;
+  const Module = await loadModule();
+  switch (type) {
+    case 'initialize':
+      return { type: 'ready', features: features(Module) };
+    case 'validate':
+      return { type: 'done', result: parseAnswer(Module.validate(asText(message.problem))) };
+    case 'evaluate':
+      return { type: 'done', result: parseAnswer(Module.evaluate(asText(message.problem), asText(message.plan))) };
+    case 'catalogue':
+      return { type: 'done', result: parseAnswer(Module.catalogue()) };
+    case 'solve':
+      return { type: 'done', result: await solve(Module, id, message) };
+    default:
+      throw new Error(`unknown request type ${JSON.stringify(type)}`);
+  }
+}
+
+self.onmessage = (event) => {
+  const message = event.data || {};
+  if (message.type === 'cancel') {
+    cancelled.add(message.id);
+    return;
+  }
+  answer(message).then(
+    (reply) => postMessage({ id: message.id, ...reply }),
+    (error) => postMessage({ id: message.id, type: 'error', error: errorDetail(error), fatal: isFatal(error) }),
+  ).finally(() => cancelled.delete(message.id));
+};
