@@ -2,13 +2,29 @@
 
 #include "baselines.hpp"
 #include "brute_force.hpp"
+#include "exact.hpp"
 #include "feasibility.hpp"
 #include "input_error.hpp"
+#include "memetic.hpp"
 #include "stopwatch.hpp"
 
 namespace geotrain {
 
 namespace {
+
+// The exact solver's first upper bound: the better of metis-improved and a
+// short memetic run (capped so that it stays a small share of the budget).
+Plan exact_incumbent(const PreparedProblem& prepared) {
+  const CostModel& model = prepared.model;
+  SolveResult best = run_metis_improved(model, prepared.problem.search.seed);
+  SearchSettings quick = prepared.problem.search;
+  quick.max_generations = std::min(quick.max_generations, 100);
+  quick.time_limit_s = std::min(quick.time_limit_s * 0.1, 2.0);
+  const SolveResult memetic = MemeticAlgorithm(quick).evolve(model);
+  if (!best.cost.feasible || (memetic.cost.feasible && memetic.cost.objective < best.cost.objective)) best = memetic;
+  return best.plan;
+}
+
 constexpr Method kMethods[] = {Method::memetic, Method::exact,          Method::brute_force,
                                Method::metis,   Method::metis_improved, Method::uniform};
 }
@@ -57,12 +73,18 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   Stopwatch clock;
   SolveResult result;
   switch (options.method) {
+    case Method::memetic: result = MemeticAlgorithm(prepared.problem.search).evolve(model, progress); break;
+    case Method::exact: {
+      ExactSettings settings;
+      settings.time_limit_s = prepared.problem.search.time_limit_s;
+      if (options.max_nodes) settings.max_nodes = *options.max_nodes;
+      result = solve_exact(model, settings, exact_incumbent(prepared), progress);
+      break;
+    }
     case Method::brute_force: result = brute_force(model, kBruteForceMaxPlans, progress); break;
     case Method::metis: result = run_metis(model); break;
     case Method::metis_improved: result = run_metis_improved(model, prepared.problem.search.seed); break;
     case Method::uniform: result = run_uniform(model); break;
-    default:
-      throw PlanningError(std::string("method ") + method_name(options.method) + " is not available in this build");
   }
   result.elapsed_ms = clock.elapsed_ms();
   return result;

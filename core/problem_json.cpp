@@ -259,7 +259,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
                       "time_limit_s", "patience", "max_generations", "seed"}))
     return s;
   const json& o = *it;
-  s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 100'000).value_or(s.population));
+  s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 10'000).value_or(s.population));
   s.tournament = static_cast<int>(r.integer(o, p, "tournament", false, 1, s.population).value_or(
       std::min(s.tournament, s.population)));
   s.elite = static_cast<int>(

@@ -383,7 +383,7 @@ TEST(ProblemJson, PrecisionNames) {
 
 TEST(ProblemJson, SearchSettingsOutOfRange) {
   const std::vector<std::pair<json, std::string>> cases = {
-      {{{"population", 1}}, "search.population: must be in [2, 100000], got 1"},
+      {{{"population", 1}}, "search.population: must be in [2, 10000], got 1"},
       {{{"tournament", 0}}, "search.tournament: must be in [1, 200], got 0"},
       {{{"population", 10}, {"tournament", 11}}, "search.tournament: must be in [1, 10], got 11"},
       {{{"elite", 200}}, "search.elite: must be in [0, 199], got 200"},

@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 
 #include "api.hpp"
+#include "planning_session.hpp"
 #include "conversions.hpp"
 #include "gpu_catalogue.hpp"
 #include "problem_json.hpp"
@@ -29,6 +30,40 @@ std::string catalogue() {
   return json_or_error([] { return geotrain::catalogue_json(); });
 }
 
+// A planning run the worker advances slice by slice. The constructor never
+// throws: a bad problem is kept as an error that every call reports.
+class Planner {
+ public:
+  Planner(const std::string& problem, const std::string& options) {
+    error_ = json_or_error([&]() -> nlohmann::json {
+      session_ = std::make_unique<geotrain::PlanningSession>(
+          problem, geotrain::parse_solve_options(parse_options_text(options)));
+      return nullptr;
+    });
+    if (error_ == "null") error_.clear();
+  }
+  std::string error() const { return error_; }
+  std::string step(double budget_ms) {
+    if (!session_) return error_;
+    return json_or_error([&] {
+      session_->step(budget_ms);
+      return session_->progress_json();
+    });
+  }
+  void cancel() {
+    if (session_) session_->cancel();
+  }
+  bool done() const { return !session_ || session_->done(); }
+  std::string result() const {
+    if (!session_) return error_;
+    return json_or_error([&] { return session_->result_json(); });
+  }
+
+ private:
+  std::unique_ptr<geotrain::PlanningSession> session_;
+  std::string error_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(geotrain) {
@@ -36,4 +71,11 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("solve", &solve);
   emscripten::function("validate", &validate);
   emscripten::function("catalogue", &catalogue);
+  emscripten::class_<Planner>("Planner")
+      .constructor<std::string, std::string>()
+      .function("error", &Planner::error)
+      .function("step", &Planner::step)
+      .function("cancel", &Planner::cancel)
+      .function("done", &Planner::done)
+      .function("result", &Planner::result);
 }

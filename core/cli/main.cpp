@@ -1,6 +1,8 @@
 // geotrain: the command-line planner. JSON results on stdout, messages on
 // stderr. Exit codes: 0 done; 1 bad input (problem, plan or option values);
-// 2 bad usage; 3 no plan (nothing feasible, or the method refused); 70 a bug.
+// 2 bad usage; 3 no plan (nothing feasible, or the method refused); 4 exact
+// ran out of budget before proving optimality (the best plan and the proven gap
+// are still printed); 70 a bug.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +22,7 @@ namespace {
 using geotrain::InputError;
 using json = nlohmann::ordered_json;
 
-constexpr int kExitInput = 1, kExitUsage = 2, kExitNoPlan = 3, kExitBug = 70;
+constexpr int kExitInput = 1, kExitUsage = 2, kExitNoPlan = 3, kExitUnproven = 4, kExitBug = 70;
 constexpr std::size_t kMaxFileBytes = 64u << 20;
 
 const char* kUsage =
@@ -107,7 +109,15 @@ int run_solve(const std::vector<std::string>& args) {
   }
   if (problem_path.empty()) throw UsageError("solve needs PROBLEM.json");
   const std::string text = read_file(problem_path, "problem");
-  return print(geotrain::solve_request(text, geotrain::parse_solve_options(options)));
+  const json result = geotrain::solve_request(text, geotrain::parse_solve_options(options));
+  print(result);
+  if (result.value("method", "") == "exact" && !result.value("optimal", false)) {
+    std::cerr << "error: exact stopped (" << result.value("stop_reason", "") << ") before proving optimality; "
+              << "the best plan so far is printed, within a proven gap of " << 100.0 * result.value("gap", 1.0)
+              << "% of the optimum. Raise --time-limit or --max-nodes.\n";
+    return kExitUnproven;
+  }
+  return 0;
 }
 
 int run_validate(const std::vector<std::string>& args) {

@@ -1,0 +1,55 @@
+// Cost-model evaluations per second: the memetic search's hot loop.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "cost_model.hpp"
+#include "random.hpp"
+#include "references.hpp"
+#include "scaling_pool.hpp"
+
+namespace {
+
+using namespace geotrain;
+
+// Random contiguous chromosomes: Q stages, random cuts, Q distinct GPUs.
+std::vector<std::vector<int>> random_chromosomes(int num_gpus, int num_layers, int count) {
+  Rng rng(42);
+  std::vector<std::vector<int>> out;
+  std::vector<int> gpus(num_gpus);
+  for (int c = 0; c < count; ++c) {
+    for (int g = 0; g < num_gpus; ++g) gpus[g] = g;
+    rng.shuffle(gpus.begin(), gpus.end());
+    const int stages = rng.uniform_int(1, std::min(num_gpus, num_layers));
+    std::vector<int> genes(num_layers);
+    // Stage boundaries at distinct random layers: stage s starts where the s-th cut is.
+    std::vector<char> cut(num_layers, 0);
+    for (int placed = 1; placed < stages;) {
+      const int at = rng.uniform_int(1, num_layers - 1);
+      if (!cut[at]) cut[at] = 1, ++placed;
+    }
+    for (int l = 0, s = 0; l < num_layers; ++l) {
+      s += cut[l];
+      genes[l] = gpus[s];
+    }
+    out.push_back(std::move(genes));
+  }
+  return out;
+}
+
+void BM_EvaluateGenes(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0)), layers = static_cast<int>(state.range(1));
+  const Problem problem = bench::scaling_pool(n, layers);
+  CostModel model(problem);
+  apply_references(problem, model);
+  const auto chromosomes = random_chromosomes(n, layers, 1024);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model.evaluate_genes(chromosomes[i].data()));
+    i = (i + 1) & 1023;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateGenes)->Args({12, 12})->Args({12, 48})->ArgNames({"N", "L"});
+
+}  // namespace

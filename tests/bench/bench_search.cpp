@@ -1,0 +1,38 @@
+// Whole searches at the paper's settings on the scaling pool (Tables 3, 4 and
+// 6): wall time per run, plus counters for what the run found: evaluations,
+// generations, T_iter of its plan and of metis-improved's, and the gain.
+#include <benchmark/benchmark.h>
+
+#include "baselines.hpp"
+#include "memetic.hpp"
+#include "planner.hpp"
+#include "scaling_pool.hpp"
+
+namespace {
+
+using namespace geotrain;
+
+void report_against_metis(benchmark::State& state, const PreparedProblem& prepared, const SolveResult& result) {
+  const SolveResult metis = run_metis_improved(prepared.model, prepared.problem.search.seed);
+  state.counters["evals"] = static_cast<double>(result.evaluations);
+  state.counters["T_ms"] = result.cost.iteration_s * 1000.0;
+  state.counters["metisT_ms"] = metis.cost.iteration_s * 1000.0;
+  state.counters["gain_pct"] = 100.0 * (metis.cost.iteration_s - result.cost.iteration_s) / metis.cost.iteration_s;
+}
+
+void BM_Memetic(benchmark::State& state) {
+  const PreparedProblem prepared =
+      prepare_problem(bench::scaling_pool(static_cast<int>(state.range(0)), static_cast<int>(state.range(1))), {});
+  SolveResult result;
+  for (auto _ : state) result = MemeticAlgorithm(prepared.problem.search).evolve(prepared.model);
+  report_against_metis(state, prepared, result);
+  state.counters["generations"] = result.generations;
+}
+// Table 3 / 6: N = 2..12 GPUs at L = 12; Table 4: L = 8..48 on 12 GPUs.
+BENCHMARK(BM_Memetic)
+    ->ArgNames({"N", "L"})
+    ->Args({2, 12})->Args({4, 12})->Args({6, 12})->Args({8, 12})->Args({10, 12})->Args({12, 12})
+    ->Args({12, 8})->Args({12, 24})->Args({12, 32})->Args({12, 48})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
