@@ -93,7 +93,7 @@ void MemeticRun::breed() {
   // Lines 13-15: mutate offspring no fitter than the population's best.
   const double best = population_.front().cost.objective;
   for (int c = 0; c < offspring_count_; ++c)
-    if (offspring_[c].cost.objective >= best) mutate(offspring_[c], rng_, context_);
+    if (offspring_[c].cost.objective >= best) mutate(offspring_[c], rng_, context_, settings_.shift_both_ways);
   // Lines 16-17.
   for (int c = 0; c < offspring_count_; ++c)
     if (rng_.bernoulli(settings_.local_search_rate)) rebalance_capacity(offspring_[c], context_);

@@ -17,12 +17,13 @@ int stage_starts(const int* genes, int num_layers, int* starts) {
 
 }  // namespace
 
-bool shift_boundary(int* genes, Rng& rng, OperatorContext& context) {
+bool shift_boundary(int* genes, Rng& rng, OperatorContext& context, bool both_ways) {
   int* boundaries = context.scratch().positions.data();
   const int count = stage_boundaries(genes, context.num_layers(), boundaries);
   if (count == 0) return false;
   const int b = boundaries[rng.below(static_cast<std::uint64_t>(count))];
-  genes[b - 1] = genes[b];
+  if (both_ways && rng.bernoulli(0.5)) genes[b] = genes[b - 1];
+  else genes[b - 1] = genes[b];
   return true;
 }
 
@@ -67,13 +68,13 @@ bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context) {
   return true;
 }
 
-bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context) {
+bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways) {
   const int L = context.num_layers();
   int* mutant = context.scratch().genes_a.data();
   std::copy(child.genes.begin(), child.genes.end(), mutant);
   bool moved = false;
   switch (kind) {
-    case MutationKind::boundary_shift: moved = shift_boundary(mutant, rng, context); break;
+    case MutationKind::boundary_shift: moved = shift_boundary(mutant, rng, context, shift_both_ways); break;
     case MutationKind::stage_swap: moved = swap_stages(mutant, rng, context); break;
     case MutationKind::gpu_reassignment: moved = reassign_gpu(mutant, rng, context); break;
   }
@@ -85,8 +86,8 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
   return true;
 }
 
-bool mutate(Chromosome& child, Rng& rng, OperatorContext& context) {
-  return mutate(child, static_cast<MutationKind>(rng.below(3)), rng, context);
+bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways) {
+  return mutate(child, static_cast<MutationKind>(rng.below(3)), rng, context, shift_both_ways);
 }
 
 }  // namespace geotrain

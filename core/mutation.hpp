@@ -13,8 +13,10 @@ enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment };
 // scratch (never genes_a or genes_b) and evaluate nothing.
 
 // Lines 2-5: a uniformly drawn boundary b (genes[b] != genes[b-1]) moves the
-// left stage's last layer to the right stage. Needs two stages.
-bool shift_boundary(int* genes, Rng& rng, OperatorContext& context);
+// left stage's last layer to the right stage. Needs two stages. With
+// both_ways, a fair coin (drawn after b) may instead move the right stage's
+// first layer to the left stage.
+bool shift_boundary(int* genes, Rng& rng, OperatorContext& context, bool both_ways = false);
 
 // Lines 6-8: two distinct stages, drawn uniformly, trade places; each keeps
 // its GPU and its length, and the stages between them shift accordingly:
@@ -29,8 +31,8 @@ bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context);
 // The mutant replaces `child` (with its cost) only when it fits in memory
 // (line 15); otherwise, or when the move does not apply, `child` stays as it
 // was. Returns true when `child` changed. One evaluation per applied move.
-bool mutate(Chromosome& child, Rng& rng, OperatorContext& context);
+bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
 // The same with the kind given (the kind's draw skipped).
-bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context);
+bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
 
 }  // namespace geotrain

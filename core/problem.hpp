@@ -25,6 +25,10 @@ struct SearchSettings {
   int elite = 2;
   double local_search_rate = 0.5;
   double crossover_fallback_rate = 0.1;  // p_fall: the paper leaves it unset
+  // Alg. 3's boundary shift moves the left stage's last layer right; with
+  // shift_both_ways a fair coin picks that or the right stage's first layer
+  // moving left (not in the paper; finds optima more often, see MEMETIC.md).
+  bool shift_both_ways = false;
   double time_limit_s = 120;
   int patience = 100;
   int max_generations = 500;

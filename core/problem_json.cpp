@@ -255,7 +255,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   if (it == doc.end() || it->is_null()) return s;
   const std::string p = "search";
   if (!r.open_object(*it, p,
-                     {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate",
+                     {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift",
                       "time_limit_s", "patience", "max_generations", "seed"}))
     return s;
   const json& o = *it;
@@ -267,6 +267,11 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   s.local_search_rate = r.number(o, p, "local_search_rate", false, Range::unit_closed).value_or(s.local_search_rate);
   s.crossover_fallback_rate =
       r.number(o, p, "crossover_fallback_rate", false, Range::unit_closed).value_or(s.crossover_fallback_rate);
+  if (auto shift = r.string(o, p, "boundary_shift", false)) {
+    if (*shift == "both") s.shift_both_ways = true;
+    else if (*shift != "paper")
+      r.error("search.boundary_shift", "must be \"paper\" or \"both\", got " + FieldReader::describe(*shift));
+  }
   s.time_limit_s = r.number(o, p, "time_limit_s", false, Range::positive).value_or(s.time_limit_s);
   if (s.time_limit_s > 86400) {
     r.error("search.time_limit_s", "must be at most 86400 (one day), got " + FieldReader::describe(s.time_limit_s));
@@ -379,6 +384,7 @@ json problem_to_json(const Problem& pr) {
                    {"elite", s.elite},
                    {"local_search_rate", s.local_search_rate},
                    {"crossover_fallback_rate", s.crossover_fallback_rate},
+                   {"boundary_shift", s.shift_both_ways ? "both" : "paper"},
                    {"time_limit_s", s.time_limit_s},
                    {"patience", s.patience},
                    {"max_generations", s.max_generations},

@@ -51,10 +51,10 @@ void expect_valid_plan(const CostModel& model, const SolveResult& result, const 
   EXPECT_EQ(cost.objective, result.cost.objective) << where;
 }
 
-TEST(Memetic, ReachesTheBruteForceOptimumOnSmallPools) {
-  // 200 (pool, seed) pairs with N in 2..6 and L in 2..10, pools with no
-  // feasible plan skipped. Both methods score plans with the same code, so
-  // "reached" means equal up to rounding in the last bits.
+// 200 (pool, seed) pairs with N in 2..6 and L in 2..10, pools with no
+// feasible plan skipped. Both methods score plans with the same code, so
+// "reached" means equal up to rounding in the last bits.
+void expect_optimum_rate(bool shift_both_ways) {
   int pairs = 0, reached = 0;
   for (std::uint64_t pool = 1; pairs < 200; ++pool) {
     const Problem p = testing::random_pool(5000 + pool, small_shape());
@@ -62,7 +62,9 @@ TEST(Memetic, ReachesTheBruteForceOptimumOnSmallPools) {
     if (!any_feasible_plan(model)) continue;
     ++pairs;
     const SolveResult optimum = brute_force(model);
-    const SolveResult found = MemeticAlgorithm(test_settings(pool)).evolve(model);
+    SearchSettings settings = test_settings(pool);
+    settings.shift_both_ways = shift_both_ways;
+    const SolveResult found = MemeticAlgorithm(settings).evolve(model);
     expect_valid_plan(model, found, "pool " + std::to_string(5000 + pool));
     EXPECT_EQ(found.method, "memetic");
     EXPECT_GE(found.cost.objective, optimum.cost.objective * (1 - 1e-12));
@@ -72,6 +74,10 @@ TEST(Memetic, ReachesTheBruteForceOptimumOnSmallPools) {
   std::printf("[ optimum ] memetic reached the brute-force optimum on %d of %d pairs (%.3f)\n", reached, pairs, rate);
   EXPECT_GE(rate, 0.95);
 }
+
+TEST(Memetic, ReachesTheBruteForceOptimumOnSmallPools) { expect_optimum_rate(false); }
+
+TEST(Memetic, ReachesTheBruteForceOptimumShiftingBothWays) { expect_optimum_rate(true); }
 
 TEST(Memetic, SameSeedSameRun) {
   testing::PoolShape shape;

@@ -161,6 +161,40 @@ TEST(Mutation, BoundaryShiftMovesTheLeftStagesLastLayerRight) {
   EXPECT_FALSE(swap_stages(single.data(), rng, context));
 }
 
+TEST(Mutation, BoundaryShiftBothWaysAlsoMovesTheRightStagesFirstLayerLeft) {
+  // [0,0,0 | 1,1,1] has one boundary (b = 3). The paper's move gives
+  // [0,0,1,1,1,1]; the other direction gives [0,0,0,0,1,1]. With both_ways a
+  // fair coin picks, so in 200 draws each appears (about 100 times each);
+  // without it only the first ever does.
+  const Problem p = hand_pool({100, 100}, 6);
+  const CostModel model(p);
+  OperatorContext context(model);
+  const std::vector<int> paper = {0, 0, 1, 1, 1, 1}, other = {0, 0, 0, 0, 1, 1};
+  int paper_count = 0, other_count = 0;
+  Rng rng(11);
+  for (int draw = 0; draw < 200; ++draw) {
+    std::vector<int> genes = {0, 0, 0, 1, 1, 1};
+    ASSERT_TRUE(shift_boundary(genes.data(), rng, context, true));
+    paper_count += genes == paper;
+    other_count += genes == other;
+  }
+  EXPECT_EQ(paper_count + other_count, 200);
+  EXPECT_GT(paper_count, 60);
+  EXPECT_GT(other_count, 60);
+  for (int draw = 0; draw < 50; ++draw) {
+    std::vector<int> genes = {0, 0, 0, 1, 1, 1};
+    ASSERT_TRUE(shift_boundary(genes.data(), rng, context, false));
+    EXPECT_EQ(genes, paper);
+  }
+  // A one-layer stage shifted away disappears, as in the paper's direction.
+  std::vector<int> genes = {0, 1, 1, 1, 1, 1};
+  for (int draw = 0; draw < 20; ++draw) {
+    std::vector<int> g = genes;
+    shift_boundary(g.data(), rng, context, true);
+    EXPECT_TRUE(g == (std::vector<int>{1, 1, 1, 1, 1, 1}) || g == (std::vector<int>{0, 0, 1, 1, 1, 1}));
+  }
+}
+
 TEST(Mutation, StageSwapMovesWholeBlocksWithTheirLengths) {
   // Alg. 3 line 8 on [0 | 1,1 | 2,2,2]; each of the three pairs may come:
   //   (1,2): [1,1,0,2,2,2]  (1,3): [2,2,2,1,1,0]  (2,3): [0,2,2,2,1,1]
@@ -342,7 +376,7 @@ TEST(OperatorProperties, EveryOperatorKeepsChromosomesValid) {
         ++moves;
       }
       genes = p1.genes;
-      if (shift_boundary(genes.data(), rng, context)) {
+      if (shift_boundary(genes.data(), rng, context, rng.bernoulli(0.5))) {
         ASSERT_TRUE(is_contiguous(genes, model.num_gpus()));
         int changed = 0;
         for (int l = 0; l < L; ++l) changed += genes[l] != p1.genes[l];

@@ -396,6 +396,8 @@ TEST(ProblemJson, SearchSettingsOutOfRange) {
       {{{"seed", -1}}, "search.seed: must be in [0, 9007199254740991], got -1"},
       {{{"seed", 9007199254740992}}, "search.seed: must be in [0, 9007199254740991], got 9007199254740992"},
       {{{"population", 2.5}}, "search.population: must be an integer, got 2.5"},
+      {{{"boundary_shift", "sideways"}}, "search.boundary_shift: must be \"paper\" or \"both\", got \"sideways\""},
+      {{{"boundary_shift", 1}}, "search.boundary_shift: must be a string, got a number 1"},
   };
   for (const auto& [search, message] : cases) {
     json doc = base_doc();
@@ -414,6 +416,11 @@ TEST(ProblemJson, SearchSettingsAtTheirLimitsAreAccepted) {
   EXPECT_EQ(s.elite, 9);
   EXPECT_EQ(s.local_search_rate, 0);
   EXPECT_EQ(s.seed, 9007199254740991u);
+  EXPECT_FALSE(s.shift_both_ways);  // the paper's Alg. 3 unless asked
+  doc["search"]["boundary_shift"] = "both";
+  EXPECT_TRUE(parse_problem(doc).problem.search.shift_both_ways);
+  doc["search"]["boundary_shift"] = "paper";
+  EXPECT_FALSE(parse_problem(doc).problem.search.shift_both_ways);
 }
 
 TEST(ProblemJson, IntegersRefuseFractionsButAcceptPointZero) {
