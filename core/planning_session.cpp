@@ -11,6 +11,8 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   ParsedProblem parsed = parse_problem_text(problem_text);
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
+  // Timed like solve_request: the method's own work, not parsing and references.
+  clock_ = Stopwatch();
   if (options.method == Method::memetic)
     memetic_ = std::make_unique<MemeticRun>(prepared_->model, prepared_->problem.search);
 }

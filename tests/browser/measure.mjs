@@ -1,0 +1,94 @@
+// Measures the page's targets (not a test; prints a table for the README):
+//   node tests/browser/measure.mjs
+// - time to interactive from localhost (performance mark 'geotrain-interactive',
+//   set when the editor, the module and the first check are ready), cold and reload;
+// - the 14-GPU example (examples/table7-14gpu.json, memetic, its own seed and
+//   settings) planned in the page's worker, against the native CLI on the same problem;
+// - the size of what the page loads: its JavaScript and the wasm module.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import {
+  REPO_ROOT, WEB_ROOT, download, ensureExamples, launchBrowser, openExample, openPage, startWebServer, waitReady,
+  waitStatus,
+} from './helpers.mjs';
+
+const RUNS = Number(process.env.RUNS ?? 5);
+const cli = process.env.GEOTRAIN_CLI ?? join(REPO_ROOT, 'build/native/core/geotrain');
+const example = join(REPO_ROOT, 'examples/table7-14gpu.json');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function nativeMs() {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(JSON.parse(execFileSync(cli, ['solve', example, '--method', 'memetic'], { encoding: 'utf8' })).elapsed_ms);
+  }
+  return median(runs);
+}
+
+async function pageFigures(browser, url) {
+  const cold = [], reload = [], plan = [];
+  let result = null;
+  for (let i = 0; i < RUNS; i++) {
+    const { context, page } = await openPage(browser);
+    await page.goto(url);
+    await waitReady(page);
+    cold.push(await page.evaluate(() => performance.getEntriesByName('geotrain-interactive')[0].startTime));
+    await page.reload();
+    await waitReady(page);
+    reload.push(await page.evaluate(() => performance.getEntriesByName('geotrain-interactive')[0].startTime));
+    await openExample(page, 'table7-14gpu');
+    await page.selectOption('#method', 'memetic');
+    await page.click('#plan-button');
+    await waitStatus(page, 'Done', 120000);
+    result = (await download(page, '#download-plan-button')).value;
+    plan.push(result.elapsed_ms);
+    await context.close();
+  }
+  return { cold: median(cold), reload: median(reload), plan: median(plan), result };
+}
+
+function sizes() {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(js|wasm)$/.test(name)) files.push(path);
+    }
+  };
+  walk(join(WEB_ROOT, 'js'));
+  files.push(join(WEB_ROOT, 'worker.js'), join(WEB_ROOT, 'wasm/geotrain.js'), join(WEB_ROOT, 'wasm/geotrain.wasm'));
+  let raw = 0, gzip = 0;
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  const wasm = statSync(join(WEB_ROOT, 'wasm/geotrain.wasm')).size;
+  return { raw, gzip, wasm, files: files.length };
+}
+
+await ensureExamples();
+const server = await startWebServer();
+const browser = await launchBrowser();
+try {
+  const native = nativeMs();
+  const page = await pageFigures(browser, server.url);
+  const native_result = JSON.parse(execFileSync(cli, ['solve', example, '--method', 'memetic'], { encoding: 'utf8' }));
+  const size = sizes();
+  const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+  console.log(`| figure (median of ${RUNS}) | target | measured |`);
+  console.log('| --- | --- | --- |');
+  console.log(`| time to interactive, cold | < 1 s | ${page.cold.toFixed(0)} ms |`);
+  console.log(`| time to interactive, reload | < 1 s | ${page.reload.toFixed(0)} ms |`);
+  console.log(`| table7-14gpu, memetic, in the page's worker | <= 2x native | ${page.plan.toFixed(0)} ms (${(page.plan / native).toFixed(2)}x) |`);
+  console.log(`| table7-14gpu, memetic, native CLI | | ${native.toFixed(0)} ms |`);
+  console.log(`| JavaScript + wasm the page loads (${size.files} files) | < 1 MB | ${kb(size.raw)} (${kb(size.gzip)} gzipped; wasm ${kb(size.wasm)}) |`);
+  const same = page.result.iteration_ms === native_result.iteration_ms && page.result.evaluations === native_result.evaluations;
+  console.log(`\nsame plan in the page and natively: ${same} (T_iter ${page.result.iteration_ms} ms, ${page.result.evaluations} evaluations)`);
+} finally {
+  await browser.close();
+  await server.close();
+}
