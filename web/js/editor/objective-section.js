@@ -1,7 +1,7 @@
 // The objective (lambda and the optional reference values) and the memetic search's settings.
 import { h, uniqueId } from '../dom.js';
 import { getPath } from '../paths.js';
-import { field, section, writeField } from './fields.js';
+import { field, section, selectField, writeField } from './fields.js';
 
 function lambdaControl(ctx) {
   const path = 'objective.lambda';
@@ -56,6 +56,17 @@ export function createObjectiveSection(ctx) {
         field(ctx, { path: 'search.tournament', label: 'Tournament size' }),
         field(ctx, { path: 'search.elite', label: 'Elite' }),
         field(ctx, { path: 'search.local_search_rate', label: 'Local search rate', hint: 'in [0, 1]' }),
+        field(ctx, { path: 'search.crossover_fallback_rate', label: 'Crossover full-scan rate', hint: 'p_fall, in [0, 1]' }),
+        selectField(ctx, {
+          path: 'search.boundary_shift',
+          label: 'Boundary shift',
+          options: [
+            { value: '', label: 'paper (default)' },
+            { value: 'paper', label: 'paper' },
+            { value: 'both', label: 'both ways' },
+          ],
+          hint: 'Alg. 3 moves layers rightwards only; both ways often balances better',
+        }),
         field(ctx, { path: 'search.time_limit_s', label: 'Time limit', unit: 's' }),
         field(ctx, { path: 'search.patience', label: 'Patience', unit: 'generations' }),
         field(ctx, { path: 'search.max_generations', label: 'Max generations' }),
