@@ -43,7 +43,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   FieldReader r;
   SolveOptions out;
   if (options.is_null()) return out;
-  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes"}))
+  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes", "stage_count"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -57,6 +57,8 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
     r.error("options.time_limit_s", "must be at most 86400 (one day), got " + FieldReader::describe(*out.time_limit_s));
   }
   out.max_nodes = r.integer(options, "options", "max_nodes", false, 1, std::int64_t{1} << 50);
+  if (auto stages = r.integer(options, "options", "stage_count", false, 1, kMaxGpus))
+    out.stage_count = static_cast<int>(*stages);
   if (!r.errors().empty()) throw InputError(r.errors());
   return out;
 }

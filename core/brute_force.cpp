@@ -1,5 +1,6 @@
 #include "brute_force.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -74,8 +75,9 @@ SolveResult brute_force(const CostModel& model, double max_plans, const Progress
   }
   Enumerator e{model, progress, {}, std::vector<char>(model.num_gpus(), 0), {}, false, false};
   e.result.method = "brute-force";
-  const int max_stages = std::min(model.num_gpus(), model.num_layers());
-  for (int q = 1; q <= max_stages && !e.cancelled; ++q) {
+  // Only the model's allowed stage counts (the size check above still counts all).
+  const int max_stages = std::min({model.num_gpus(), model.num_layers(), model.most_stages()});
+  for (int q = model.fewest_stages(); q <= max_stages && !e.cancelled; ++q) {
     e.stages.assign(q, Stage{});
     e.place(0, q, model.num_layers());
   }

@@ -1,6 +1,8 @@
 #include "cost_model.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -48,7 +50,16 @@ void CostModel::set_references(double t_ref_s, double e_ref_j) {
   e_ref_j_ = e_ref_j;
 }
 
+void CostModel::set_stage_count_range(int fewest, int most) {
+  if (fewest < 1 || most < fewest)
+    throw std::invalid_argument("stage count range: need 1 <= fewest <= most, got " + std::to_string(fewest) + ".." +
+                                std::to_string(most));
+  fewest_stages_ = fewest;
+  most_stages_ = most;
+}
+
 int CostModel::max_layers(int gpu, int stage_count, bool last) const {
+  if (!allows_stage_count(stage_count)) return 0;
   const double free_bytes = memory_limit_bytes_[gpu] - (last ? head_bytes_ : 0.0);
   if (free_bytes < 0) return 0;
   const double layers = std::floor(free_bytes / layer_memory_bytes(stage_count));
@@ -61,7 +72,7 @@ template <typename StageAt>
 static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt stage) noexcept {
   double sum_tau = 0, max_tau = -1, idle_w = 0, active_energy = 0;
   int bottleneck = 0;
-  bool feasible = true;
+  bool feasible = cm.allows_stage_count(count);
   const double layer_bytes = cm.layer_memory_bytes(count);
   int prev_gpu = -1;
   auto [gpu, layers] = stage(0);

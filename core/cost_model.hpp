@@ -3,6 +3,8 @@
 // Objective). Everything that depends only on the problem is computed once in
 // the constructor, so that evaluating a plan is a few multiply-adds per stage
 // with no allocation: the searches call it millions of times.
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "plan.hpp"
@@ -37,6 +39,22 @@ class CostModel {
   // layers contiguous. Decoded in one scan, without building the stage list.
   PlanCost evaluate_genes(const int* genes) const noexcept;
 
+  // Only plans of fewest..most stages are allowed (by default every count):
+  // others evaluate as infeasible and max_layers is 0 for them, so every
+  // search that reads feasibility or capacities honours the range. Throws
+  // std::invalid_argument unless 1 <= fewest <= most.
+  void set_stage_count_range(int fewest, int most);
+  int fewest_stages() const { return fewest_stages_; }
+  int most_stages() const { return most_stages_; }
+  bool allows_stage_count(int count) const noexcept {
+    // One unsigned compare: counts below `fewest` wrap to large values.
+    return static_cast<unsigned>(count - fewest_stages_) <= static_cast<unsigned>(most_stages_ - fewest_stages_);
+  }
+  // Whether the range excludes some count from 1..min(N, L).
+  bool restricts_stage_count() const {
+    return fewest_stages_ > 1 || most_stages_ < std::min(num_gpus_, num_layers_);
+  }
+
   double objective(double iteration_s, double energy_j) const noexcept {
     return lambda_ * iteration_s / t_ref_s_ + (1.0 - lambda_) * energy_j / e_ref_j_;
   }
@@ -61,7 +79,8 @@ class CostModel {
   double stage_memory_bytes(int layers, int stage_count, bool last) const {
     return layers * layer_memory_bytes(stage_count) + (last ? head_bytes_ : 0.0);
   }
-  // Most layers GPU `gpu` can hold as a stage of a `stage_count`-stage plan (may be 0).
+  // Most layers GPU `gpu` can hold as a stage of a `stage_count`-stage plan
+  // (may be 0; always 0 when the stage count is not allowed).
   int max_layers(int gpu, int stage_count, bool last) const;
   double activation_bytes() const { return activation_bytes_; }
 
@@ -72,6 +91,8 @@ class CostModel {
   double lambda_ = 1;
   double t_ref_s_ = 1;
   double e_ref_j_ = 1;
+  int fewest_stages_ = 1;
+  int most_stages_ = std::numeric_limits<int>::max();
   double activation_bytes_ = 0;        // S = kappa u T H
   double layer_param_bytes_ = 0;       // 4 P kappa
   double layer_activation_bytes_ = 0;  // alpha kappa u T H, times (Q + 1)

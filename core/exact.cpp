@@ -350,12 +350,12 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
   if (!has_best_) throw PlanningError("no feasible plan");
   offer(improve_locally(model_, best_.plan, best_.evaluations));
 
-  // Root bound of every stage count (Q = 1 is solved outright), then the
+  // Root bound of every allowed stage count (Q = 1 is solved outright), then the
   // stage counts in order of that bound: the most promising first.
-  const int most_stages = std::min(model_.num_gpus(), model_.num_layers());
+  const int most_stages = std::min({model_.num_gpus(), model_.num_layers(), model_.most_stages()});
   std::vector<Choice> roots;
   double unexplored_bound = INFINITY;
-  for (int q = 1; q <= most_stages; ++q) {
+  for (int q = model_.fewest_stages(); q <= most_stages; ++q) {
     if (stop_reason_.empty() && out_of_budget()) unexplored_bound = 0;  // never bounded: 0 is all we know
     if (!stop_reason_.empty()) continue;
     setup_stage_count(q);

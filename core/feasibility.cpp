@@ -9,7 +9,7 @@ namespace geotrain {
 
 int max_layers_with_stages(const CostModel& model, int stage_count) {
   const int n = model.num_gpus();
-  if (stage_count < 1 || stage_count > n) return 0;
+  if (stage_count < 1 || stage_count > n || !model.allows_stage_count(stage_count)) return 0;
   // Best plan with Q stages: some GPU j is last; the other Q-1 are the largest
   // non-last capacities among the rest (each must hold >= 1 layer).
   std::vector<long long> caps(n);
@@ -46,7 +46,38 @@ bool any_feasible_plan(const CostModel& model) {
   return false;
 }
 
+namespace {
+
+// When the caller fixed the stage count, the reason is about that count.
+std::string stage_count_reason(const CostModel& model) {
+  const int fewest = model.fewest_stages(), most = std::min(model.most_stages(), kMaxGpus);
+  char counts[64];
+  if (fewest == most) std::snprintf(counts, sizeof counts, "%d stage%s", fewest, fewest == 1 ? "" : "s");
+  else std::snprintf(counts, sizeof counts, "%d to %d stages", fewest, most);
+  char text[400];
+  if (fewest > std::min(model.num_gpus(), model.num_layers())) {
+    std::snprintf(text, sizeof text,
+                  "no plan has %s: each stage needs its own GPU and at least one layer, and the problem has %d "
+                  "GPUs and %d layers",
+                  counts, model.num_gpus(), model.num_layers());
+    return text;
+  }
+  int best_q = fewest, best_layers = 0;
+  for (int q = fewest; q <= std::min({most, model.num_gpus(), model.num_layers()}); ++q) {
+    const int held = max_layers_with_stages(model, q);
+    if (held > best_layers) best_layers = held, best_q = q;
+  }
+  std::snprintf(text, sizeof text,
+                "no feasible plan with %s: no such choice of GPUs holds all %d layers in memory (Eq. 19); the most "
+                "it can hold is %d layers (with %d stage%s)",
+                counts, model.num_layers(), best_layers, best_q, best_q == 1 ? "" : "s");
+  return text;
+}
+
+}  // namespace
+
 std::string infeasibility_reason(const CostModel& model, const Problem& problem) {
+  if (model.restricts_stage_count()) return stage_count_reason(model);
   const double gib = 1073741824.0;
   int best_q = 1, best_layers = 0;
   const int max_stages = std::min(model.num_gpus(), model.num_layers());

@@ -53,6 +53,10 @@ std::string method_names() {
   return text;
 }
 
+bool honours_stage_count(Method method) {
+  return method == Method::memetic || method == Method::exact || method == Method::brute_force;
+}
+
 Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.seed) problem.search.seed = *options.seed;
   if (options.lambda) problem.objective.lambda = *options.lambda;
@@ -61,9 +65,13 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
 }
 
 PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
+  if (options.stage_count && !honours_stage_count(options.method))
+    throw InputError(std::string("options.stage_count: the ") + method_name(options.method) +
+                     " method chooses its own GPUs; only memetic, exact and brute-force take a stage count");
   Problem pr = with_overrides(std::move(problem), options);
   CostModel model(pr);
   References refs = apply_references(pr, model);
+  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
   if (!any_feasible_plan(model)) throw PlanningError(infeasibility_reason(model, pr));
   return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
 }

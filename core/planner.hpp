@@ -26,7 +26,13 @@ struct SolveOptions {
   std::optional<double> lambda;            // overrides objective.lambda
   std::optional<double> time_limit_s;      // overrides search.time_limit_s
   std::optional<std::int64_t> max_nodes;   // exact: node budget
+  // Plans of exactly this many stages (GPUs) only; memetic, exact and
+  // brute-force honour it, the baselines choose their own and refuse it.
+  std::optional<int> stage_count;
 };
+
+// Whether the method can be held to a fixed stage count.
+bool honours_stage_count(Method method);
 
 // A problem ready for a method: overrides applied, references installed in
 // its cost model, and known to have at least one feasible plan.
@@ -42,7 +48,10 @@ struct PlannedProblem {
   SolveResult result;
 };
 
-// Throws PlanningError, with the reason, when no plan fits in memory.
+// Throws PlanningError, with the reason, when no plan fits in memory (with
+// options.stage_count stages, when set); InputError when the method cannot
+// honour a stage count. References come from the problem alone, never from
+// the stage count.
 PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
 
 // Runs the options' method to the end and times it.

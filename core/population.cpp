@@ -53,12 +53,25 @@ StageCapacities stage_capacities(const CostModel& model, int stage_count) {
   return c;
 }
 
+// The stage counts both samplers draw from: 1..min(L, N), narrowed to the
+// model's allowed range (CostModel::set_stage_count_range), so that a fixed
+// stage count wastes no draws; empty when fewest > most. Unrestricted, the
+// draws (and so every run) are exactly as before.
+struct StageCountRange {
+  int fewest, most;
+};
+
+StageCountRange drawable_stage_counts(const CostModel& model) {
+  return {model.fewest_stages(), std::min({model.num_layers(), model.num_gpus(), model.most_stages()})};
+}
+
 }  // namespace
 
 void draw_uniform_plan(Rng& rng, OperatorContext& context, int* genes) {
   const int L = context.num_layers(), N = context.num_gpus();
   OperatorContext::Scratch& scratch = context.scratch();
-  const int stages = rng.uniform_int(1, std::min(L, N));
+  const StageCountRange range = drawable_stage_counts(context.model());
+  const int stages = rng.uniform_int(range.fewest, range.most);
   int* splits = scratch.positions.data();
   for (int b = 1; b < L; ++b) splits[b - 1] = b;
   sample_front(splits, L - 1, stages - 1, rng);
@@ -72,7 +85,8 @@ void draw_uniform_plan(Rng& rng, OperatorContext& context, int* genes) {
 }
 
 CapacityPlanSampler::CapacityPlanSampler(const CostModel& model) : model_(model) {
-  for (int q = 1; q <= std::min(model.num_gpus(), model.num_layers()); ++q)
+  const StageCountRange range = drawable_stage_counts(model);
+  for (int q = range.fewest; q <= range.most; ++q)
     if (!stage_capacities(model, q).eligible_last.empty()) stage_counts_.push_back(q);
 }
 
@@ -140,7 +154,9 @@ std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& 
     drawn.insert(genes);
     population.push_back(Chromosome{genes, cost});
   };
-  const std::int64_t uniform_draws = static_cast<std::int64_t>(kUniformDrawsPerIndividual) * wanted;
+  const StageCountRange range = drawable_stage_counts(context.model());
+  const std::int64_t uniform_draws =
+      range.fewest <= range.most ? static_cast<std::int64_t>(kUniformDrawsPerIndividual) * wanted : 0;
   for (std::int64_t d = 0; d < uniform_draws && static_cast<int>(population.size()) < wanted; ++d) {
     draw_uniform_plan(rng, context, genes.data());
     offer();

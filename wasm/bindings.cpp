@@ -7,6 +7,7 @@
 #include "conversions.hpp"
 #include "gpu_catalogue.hpp"
 #include "problem_json.hpp"
+#include "studies.hpp"
 
 namespace {
 
@@ -28,6 +29,20 @@ std::string validate(const std::string& problem) {
 
 std::string catalogue() {
   return json_or_error([] { return geotrain::catalogue_json(); });
+}
+
+// A study's jobs (each solved by `solve` in some worker) and the summary of
+// whatever results came back (core/STUDIES.md).
+std::string study_jobs(const std::string& problem, const std::string& options) {
+  return json_or_error(
+      [&] { return geotrain::study_jobs(problem, geotrain::parse_json_text(options, "study")); });
+}
+
+std::string summarise_study(const std::string& problem, const std::string& options, const std::string& results) {
+  return json_or_error([&] {
+    return geotrain::summarise_study(problem, geotrain::parse_json_text(options, "study"),
+                                     geotrain::parse_json_text(results, "results"));
+  });
 }
 
 // A planning run the worker advances slice by slice. The constructor never
@@ -71,6 +86,8 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("solve", &solve);
   emscripten::function("validate", &validate);
   emscripten::function("catalogue", &catalogue);
+  emscripten::function("studyJobs", &study_jobs);
+  emscripten::function("summariseStudy", &summarise_study);
   emscripten::class_<Planner>("Planner")
       .constructor<std::string, std::string>()
       .function("error", &Planner::error)

@@ -10,12 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "api.hpp"
 #include "input_error.hpp"
+#include "studies.hpp"
 
 namespace {
 
@@ -29,6 +31,11 @@ const char* kUsage =
     "usage:\n"
     "  geotrain evaluate PROBLEM.json PLAN.json\n"
     "  geotrain solve PROBLEM.json [--method M] [--seed N] [--lambda X] [--time-limit S] [--max-nodes N]\n"
+    "                  [--stage-count K]   K: exactly K GPUs (memetic, exact, brute-force)\n"
+    "  geotrain pareto PROBLEM.json [--lambdas 0,0.1,...,1] [--seeds N] [--method memetic|exact]\n"
+    "                  [--time-limit S] [--seed N] [--format json|csv]\n"
+    "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split [--values v1,v2,...] [--seeds N]\n"
+    "                  [--method memetic|exact] [--time-limit S] [--seed N] [--format json|csv]\n"
     "  geotrain validate PROBLEM.json     print the problem with defaults and catalogue values filled in\n"
     "  geotrain catalogue                 print the built-in GPU catalogue\n"
     "A file name of - reads standard input. Methods: ";
@@ -100,9 +107,9 @@ int run_solve(const std::vector<std::string>& args) {
     else if (i + 1 < args.size()) value = args[++i];
     else throw UsageError(flag + " needs a value");
     if (flag == "--method") options["method"] = value;
-    else if (flag == "--seed" || flag == "--max-nodes") {
+    else if (flag == "--seed" || flag == "--max-nodes" || flag == "--stage-count") {
       const double x = parse_number(flag, value);
-      options[flag == "--seed" ? "seed" : "max_nodes"] = x;
+      options[flag == "--seed" ? "seed" : flag == "--max-nodes" ? "max_nodes" : "stage_count"] = x;
     } else if (flag == "--lambda") options["lambda"] = parse_number(flag, value);
     else if (flag == "--time-limit") options["time_limit_s"] = parse_number(flag, value);
     else throw UsageError("unknown option " + flag);
@@ -117,6 +124,65 @@ int run_solve(const std::vector<std::string>& args) {
               << "% of the optimum. Raise --time-limit or --max-nodes.\n";
     return kExitUnproven;
   }
+  return 0;
+}
+
+// "0,0.1,1" -> [0, 0.1, 1]; each item must be a number.
+nlohmann::json parse_number_list(const std::string& flag, const std::string& text) {
+  nlohmann::json list = nlohmann::json::array();
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t length = comma == std::string::npos ? std::string::npos : comma - start;
+    list.push_back(parse_number(flag, text.substr(start, length)));
+    if (comma == std::string::npos) return list;
+    start = comma + 1;
+  }
+}
+
+// `pareto` (kind given) or `sweep` (kind the second positional argument).
+int run_study_command(const char* command, std::optional<std::string> kind, const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  nlohmann::json options = nlohmann::json::object();
+  std::string format = "json";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      positional.push_back(a);
+      continue;
+    }
+    std::string flag = a, value;
+    if (auto eq = a.find('='); eq != std::string::npos) flag = a.substr(0, eq), value = a.substr(eq + 1);
+    else if (i + 1 < args.size()) value = args[++i];
+    else throw UsageError(flag + " needs a value");
+    if (flag == "--lambdas" && kind) options["lambdas"] = parse_number_list(flag, value);
+    else if (flag == "--values" && !kind) options["values"] = parse_number_list(flag, value);
+    else if (flag == "--seeds") options["seeds"] = parse_number(flag, value);
+    else if (flag == "--seed") options["seed"] = parse_number(flag, value);
+    else if (flag == "--method") options["method"] = value;
+    else if (flag == "--time-limit") options["time_limit_s"] = parse_number(flag, value);
+    else if (flag == "--format") format = value;
+    else throw UsageError("unknown option " + flag + " for " + command);
+  }
+  const std::size_t wanted = kind ? 1 : 2;
+  if (positional.size() != wanted)
+    throw UsageError(std::string(command) + (kind ? " takes PROBLEM.json" : " takes PROBLEM.json and a sweep") +
+                     ", got " + std::to_string(positional.size()) + " arguments");
+  if (!kind) {
+    kind = positional[1];
+    if (*kind != "subset" && *kind != "latency" && *kind != "bandwidth" && *kind != "split")
+      throw UsageError("sweep: unknown sweep '" + *kind + "'; use subset, latency, bandwidth or split");
+  }
+  if (format != "json" && format != "csv") throw UsageError("--format must be json or csv, got '" + format + "'");
+  options["study"] = *kind;
+  const json summary = geotrain::run_study(read_file(positional[0], "problem"), options);
+  if (format == "csv") std::cout << geotrain::study_summary_csv(summary);
+  else std::cout << summary.dump(2) << "\n";
+  print_warnings(summary);
+  if (const int failed = summary.value("failed", 0); failed > 0)
+    std::cerr << "warning: " << failed << " of " << summary.value("jobs", 0) << " jobs failed; see their \"error\"\n";
+  if (const int missing = summary.value("missing", 0); missing > 0)
+    std::cerr << "warning: " << missing << " jobs did not finish\n";
   return 0;
 }
 
@@ -147,6 +213,8 @@ int main(int argc, char** argv) {
     if (command == "evaluate") return run_evaluate(args);
     if (command == "solve") return run_solve(args);
     if (command == "validate") return run_validate(args);
+    if (command == "pareto") return run_study_command("pareto", std::string("pareto"), args);
+    if (command == "sweep") return run_study_command("sweep", std::nullopt, args);
     if (command == "catalogue" && args.empty()) return run_catalogue();
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {

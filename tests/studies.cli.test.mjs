@@ -1,0 +1,207 @@
+// `geotrain pareto` and `geotrain sweep` from outside: JSON and CSV, exit codes,
+// errors naming their field. Run: GEOTRAIN_CLI=build/<dir>/core/geotrain node --test tests/studies.cli.test.mjs
+//
+// The hand pool (tests/cli.test.mjs) with g0 on site X and g1, g2 on site Y, lambda 0.5:
+//   [g2:4]: T = 4 * (4 * 0.72 + 0.06) = 11.76 ms, E = 0.01176 * 20 + 4 * 100 * 2.94e-3 = 1.4112 J,
+//           objective 0.5 * 11.76 / 10 + 0.5 * 1.4112 / 2 = 0.9408: the best one-GPU plan
+//           ([g0:4]: 1.323, [g1:4]: 1.5288).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = process.env.GEOTRAIN_CLI;
+const examples = fileURLToPath(new URL('../examples/', import.meta.url));
+let dir;
+
+const handPool = {
+  name: 'hand pool',
+  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000,
+           micro_batch_size: 1, global_batch_size: 4 },
+  gpus: [
+    { id: 'g0', peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250, site: 'X' },
+    { id: 'g1', peak_tflops: 50, memory_gib: 80, idle_w: 10, active_w: 60, site: 'Y' },
+    { id: 'g2', peak_tflops: 100, memory_gib: 80, idle_w: 20, active_w: 120, site: 'Y' },
+  ],
+  network: {
+    default: { bandwidth_gbps: 10, latency_ms: 1 },
+    links: [{ from: 'g1', to: 'g0', bandwidth_gbps: 100, latency_ms: 0.5 },
+            { from: 'g2', to: 'g1', bandwidth_gbps: 40, latency_ms: 0 }],
+  },
+  objective: { lambda: 0.5, t_ref_ms: 10, e_ref_j: 2 },
+};
+
+function write(name, value) {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+}
+
+function run(args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 60000 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function near(actual, expected, what) {
+  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.abs(expected), `${what}: ${actual} vs ${expected}`);
+}
+
+before(() => {
+  assert.ok(cli, 'set GEOTRAIN_CLI to the geotrain binary');
+  assert.ok(fs.existsSync(cli), `no CLI at ${cli}`);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geotrain-studies-'));
+});
+
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('pareto prints the summary as JSON, the same on every run', () => {
+  const pool = write('pool.json', handPool);
+  const args = ['pareto', pool, '--lambdas', '0,0.5,1', '--seeds', '2'];
+  const r = run(args);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.study, 'pareto');
+  assert.equal(out.jobs, 6);
+  assert.equal(out.missing, 0);
+  assert.equal(out.failed, 0);
+  assert.deepEqual(out.table.map((row) => row.lambda), [0, 0.5, 1]);
+  assert.deepEqual(out.points.map((p) => p.job),
+    ['lambda=0/seed=1', 'lambda=0/seed=2', 'lambda=0.5/seed=1', 'lambda=0.5/seed=2', 'lambda=1/seed=1', 'lambda=1/seed=2']);
+  assert.deepEqual(out.table[1].stages, [{ gpu: 'g2', layers: 4 }]);
+  near(out.table[1].objective, 0.9408, 'objective at lambda 0.5');
+  assert.equal(out.table[2].delta_t_pct, 0);
+  assert.equal(out.reference.method, 'metis-improved');
+  for (const row of out.table) {
+    for (const key of ['job', 'iteration_ms', 'energy_j', 'delta_e_pct', 'gpus', 'gpus_used', 'stages',
+      'seeds_agreeing', 'knee', 'on_frontier']) assert.ok(key in row, key);
+  }
+  assert.equal(run(args).stdout, r.stdout);  // no timings in a summary: byte for byte the same
+});
+
+test('pareto --format csv prints one line per lambda after a header', () => {
+  const r = run(['pareto', write('pool.json', handPool), '--lambdas', '0,1', '--seeds=1', '--format', 'csv']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 3);
+  assert.equal(lines[0], 'lambda,job,iteration_ms,energy_j,delta_t_pct,delta_e_pct,gpus_used,gpus,plan,'
+    + 'seeds_agreeing,on_frontier,knee');
+  assert.match(lines[1], /^0,lambda=0\/seed=1,/);
+  assert.match(lines[2], /^1,lambda=1\/seed=1,[^,]+,[^,]+,0,0,/);
+});
+
+test('sweep subset with exact gives the best plan for each GPU count', () => {
+  const r = run(['sweep', write('pool.json', handPool), 'subset', '--method', 'exact']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.study, 'subset');
+  assert.deepEqual(out.points.map((p) => p.k), [1, 2, 3]);
+  assert.deepEqual(out.points[0].stages, [{ gpu: 'g2', layers: 4 }]);
+  near(out.points[0].objective, 0.9408, 'k = 1');
+  for (const p of out.points) {
+    assert.equal(p.feasible, true);
+    assert.equal(p.stages.length, p.k);
+  }
+  const best = Math.min(...out.points.map((p) => p.objective));
+  assert.equal(out.points[out.best_k - 1].objective, best);
+});
+
+test('sweep latency on three-sites never uses site A, in JSON and in CSV', () => {
+  const problem = path.join(examples, 'three-sites.json');
+  const r = run(['sweep', problem, 'latency']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.unit, 'ms');
+  assert.equal(out.base, 10);
+  assert.deepEqual(out.points.map((p) => p.value), [0.1, 1, 5, 10, 50, 100]);
+  for (const p of out.points) {
+    for (const side of [p.planner, p.metis_improved]) {
+      assert.ok(Array.isArray(side.sites_used), JSON.stringify(side));
+      assert.ok(!side.sites_used.includes('A'), `site A used at ${p.value} ms`);
+    }
+    assert.equal(typeof p.gain_pct, 'number');
+  }
+  const csv = run(['sweep', problem, 'latency', '--values', '1,100', '--seeds', '1', '--format', 'csv']);
+  assert.equal(csv.code, 0, csv.stderr);
+  const lines = csv.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /^value,unit,planner_iteration_ms,/);
+  assert.match(lines[2], /^100,ms,/);
+});
+
+test('sweep bandwidth and split run on the hand pool', () => {
+  const pool = write('pool.json', handPool);
+  const bw = run(['sweep', pool, 'bandwidth', '--values', '1,100', '--seeds', '1']);
+  assert.equal(bw.code, 0, bw.stderr);
+  const out = JSON.parse(bw.stdout);
+  assert.equal(out.unit, 'Gbps');
+  assert.equal(out.points.length, 2);
+  assert.ok(out.points[1].planner.iteration_ms <= out.points[0].planner.iteration_ms * (1 + 1e-9));
+  const split = run(['sweep', pool, 'split', '--format=csv']);
+  assert.equal(split.code, 0, split.stderr);
+  const lines = split.stdout.trimEnd().split('\n');
+  assert.deepEqual(lines.map((l) => l.split(',')[0]), ['split', 'uniform', 'non_uniform']);
+});
+
+test('solve --stage-count fixes the number of GPUs', () => {
+  const r = run(['solve', write('pool.json', handPool), '--method', 'exact', '--stage-count', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).gpus_used, 2);
+});
+
+test('bad study options exit 1 naming the field', () => {
+  const pool = write('pool.json', handPool);
+  const cases = [
+    [['pareto', pool, '--lambdas', '0,1.5'], /^error: study\.lambdas\[1\]: must be in \[0, 1\], got 1\.5$/m],
+    [['pareto', pool, '--lambdas', '0,abc'], /--lambdas: must be a number, got 'abc'/],
+    [['pareto', pool, '--seeds', '17'], /study\.seeds: must be in \[1, 16\], got 17/],
+    [['pareto', pool, '--method', 'metis'], /study\.method: must be memetic or exact, got "metis"/],
+    [['sweep', pool, 'latency', '--values', '-1'], /study\.values\[0\]: must be in \[0, 1e6\] ms, got -1/],
+    [['sweep', pool, 'bandwidth', '--values', '5,0'], /study\.values\[1\]: must be in \(0, 1e6\] Gbps, got 0/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, message);
+  }
+  const oneSite = structuredClone(handPool);
+  for (const g of oneSite.gpus) delete g.site;
+  const r = run(['sweep', write('one-site.json', oneSite), 'latency']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^error: study: latency sweep needs GPUs on at least two sites$/m);
+});
+
+test('a problem where nothing fits exits 3', () => {
+  const tiny = structuredClone(handPool);
+  for (const g of tiny.gpus) g.memory_gib = 0.2;
+  const r = run(['sweep', write('tiny.json', tiny), 'subset']);
+  assert.equal(r.code, 3);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /no feasible plan/);
+});
+
+test('usage errors exit 2', () => {
+  const pool = write('pool.json', handPool);
+  const cases = [
+    [['pareto'], /pareto takes PROBLEM\.json/],
+    [['sweep', pool], /sweep takes PROBLEM\.json and a sweep/],
+    [['sweep', pool, 'pareto'], /unknown sweep 'pareto'/],
+    [['sweep', pool, 'subset', '--lambdas', '0,1'], /unknown option --lambdas for sweep/],
+    [['pareto', pool, '--values', '1'], /unknown option --values for pareto/],
+    [['pareto', pool, '--format', 'xml'], /--format must be json or csv, got 'xml'/],
+    [['pareto', pool, '--seeds'], /--seeds needs a value/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, message);
+  }
+});
