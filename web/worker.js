@@ -1,5 +1,6 @@
 // The planner's worker (classic script): loads the WebAssembly module and answers the page's
-// requests. page -> worker: {id, type: 'initialize'|'validate'|'evaluate'|'solve'|'catalogue'|'cancel', ...};
+// requests. page -> worker: {id, type: 'initialize'|'validate'|'evaluate'|'solve'|'catalogue'|'cancel'|
+// 'study-jobs'|'study-summary', ...};
 // worker -> page: {id, type: 'ready'|'progress'|'done'|'error', ...}. Every call into the module
 // takes and returns JSON text; an {"error": ...} answer becomes a {type: 'error'} message.
 /* global importScripts, createGeoTrain */
@@ -25,7 +26,18 @@ function loadModule() {
 }
 
 function features(Module) {
-  return { planner: typeof Module.Planner === 'function' };
+  return { planner: typeof Module.Planner === 'function', studies: typeof Module.studyJobs === 'function' };
+}
+
+// Studies: the module lists a study's solve jobs and summarises their results (the jobs themselves
+// are ordinary 'solve' requests, spread by the page over several workers).
+function studyCall(Module, name, ...texts) {
+  if (typeof Module[name] !== 'function') {
+    const failure = new Error('This build of the planner module has no studies yet.');
+    failure.detail = { kind: 'unavailable', messages: [failure.message] };
+    throw failure;
+  }
+  return parseAnswer(Module[name](...texts));
 }
 
 function asText(value) {
@@ -86,7 +98,8 @@ async function runPlanner(Module, id, problem, options) {
 async function solve(Module, id, message) {
   const problem = asText(message.problem);
   const options = asText(message.options);
-  if (features(Module).planner) return runPlanner(Module, id, problem, options);
+  // A study's jobs ask for no live progress ({live: false}): one plain solve each.
+  if (features(Module).planner && message.live !== false) return runPlanner(Module, id, problem, options);
   return parseAnswer(Module.solve(problem, options));
 }
 
@@ -104,6 +117,10 @@ async function answer(message) {
       return { type: 'done', result: parseAnswer(Module.catalogue()) };
     case 'solve':
       return { type: 'done', result: await solve(Module, id, message) };
+    case 'study-jobs':
+      return { type: 'done', result: studyCall(Module, 'studyJobs', asText(message.problem), asText(message.options)) };
+    case 'study-summary':
+      return { type: 'done', result: studyCall(Module, 'summariseStudy', asText(message.problem), asText(message.options), asText(message.results)) };
     default:
       throw new Error(`unknown request type ${JSON.stringify(type)}`);
   }

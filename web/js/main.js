@@ -9,10 +9,12 @@ import { Messenger } from './messenger.js';
 import { initNotices, notify } from './notices.js';
 import { loadPreviousProblem, loadStoredProblem, storePreviousProblem, storeProblem } from './persistence.js';
 import { createResults } from './results.js';
-import { createRunPanel } from './run.js';
+import { BASELINES, createRunPanel } from './run.js';
 import { decodeProblemFragment, isShareFragment, ShareLinkError } from './share.js';
 import { createSharePanel } from './share-ui.js';
 import { createStore } from './store.js';
+import { createStudiesPanel } from './studies/panel.js';
+import { createTour } from './demo/tour.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,6 +51,70 @@ function start() {
     onBaselines: (chosen, baselines, failures) => results.showComparison(chosen, baselines, failures),
   });
   $('run-area').append(runPanel.element);
+
+  // A study's point: its plan in the plan views, then the baselines on the same (maybe rescaled)
+  // problem and lambda for the comparison.
+  async function showStudyPlan(shown) {
+    await results.show(shown);
+    const baselines = [];
+    const failures = [];
+    const lambda = Number.isFinite(shown.result.lambda) ? { lambda: shown.result.lambda } : {};
+    for (const method of BASELINES) {
+      if (results.last()?.result !== shown.result) return;
+      if (shown.result.method === method) {
+        baselines.push(shown.result);
+        continue;
+      }
+      try {
+        baselines.push(await tools.call('solve', { problem: shown.problemText, options: { method, ...lambda }, live: false }));
+      } catch (error) {
+        failures.push(`${method}: ${error.message}`);
+      }
+    }
+    await results.showComparison(shown.result, baselines, failures);
+  }
+
+  const studies = createStudiesPanel({
+    tools,
+    checkProblem: () => editor.checkNow(),
+    getProblem: () => store.get(),
+    showPlan: showStudyPlan,
+  });
+  $('studies-area').append(studies.element);
+
+  // The guided tour plans with the run panel's chosen method set for the step, then puts it back.
+  async function planWith(method) {
+    while (runPanel.isRunning()) {
+      runPanel.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const select = $('method');
+    const chosen = select.value;
+    const before = results.last();
+    select.value = method;
+    select.dispatchEvent(new Event('change'));
+    try {
+      await runPanel.plan();
+    } finally {
+      select.value = chosen;
+      select.dispatchEvent(new Event('change'));
+    }
+    const shown = results.last();
+    return shown && shown !== before ? shown : null;
+  }
+  const tour = createTour({
+    getProblem: () => store.get(),
+    loadProblem: (problem) => store.set(problem, 'load'),
+    keepUserProblem: storePreviousProblem,
+    offerRestore: (problem) => notify(`The tour left its last example open. Your own problem “${problem.name ?? 'unnamed'}” is kept.`, {
+      kind: 'info', action: { label: 'Bring back my problem', run: () => store.set(problem, 'load') }, timeoutMs: 0,
+    }),
+    planWith,
+    studies,
+    opener: $('tour-button'),
+  });
+  document.body.append(tour.element);
+  $('tour-button').addEventListener('click', () => tour.open());
 
   const examples = createExamples({ onOpen: openProblem, notify });
   $('examples-area').append(examples.element);

@@ -34,6 +34,7 @@ export function createResults() {
   const summary = h('dl', { class: 'result-summary', id: 'result-summary' });
   const stale = h('p', { class: 'stale-note', hidden: true, text: 'The problem has changed since this plan was made: plan again to update it.' });
   const warnings = h('ul', { class: 'result-warnings' });
+  const origin = h('p', { class: 'result-origin', id: 'result-origin', hidden: true });
   const boxes = {};
   const viewSections = VIEW_BOXES.map(([name, title, blurb]) => {
     boxes[name] = h('div', { class: 'view-body', id: `view-${name}` });
@@ -41,17 +42,21 @@ export function createResults() {
       h('h3', { id: `view-${name}-title`, text: title }), h('p', { class: 'intro', text: blurb }), boxes[name]);
   });
   const element = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-title', hidden: true },
-    h('h2', { id: 'results-title', text: 'Plan' }), stale, summary, warnings, h('div', { class: 'views' }, viewSections));
+    h('h2', { id: 'results-title', text: 'Plan' }), origin, stale, summary, warnings, h('div', { class: 'views' }, viewSections));
   let last = null;
 
   return {
     element,
     last: () => last,
-    // problem: the validated problem; problemText: the JSON the run started from.
-    async show({ problem, problemText, result }) {
-      last = { problem, problemText, result };
+    // problem: the validated problem; problemText: the JSON the run started from. A plan from a
+    // study says where it comes from (context) and is stale against the problem the study started
+    // from (baseText), not its own rescaled one.
+    async show({ problem, problemText, result, context, baseText }) {
+      last = { problem, problemText, result, baseText: baseText ?? problemText };
       element.hidden = false;
       stale.hidden = true;
+      origin.textContent = context ? `From a study: ${context}` : '';
+      origin.hidden = !context;
       const used = result.gpus_used ?? (result.stages || []).length;
       summary.replaceChildren(
         ...figure('Iteration time', formatMs(result.iteration_ms), { id: 'result-iteration-ms', raw: result.iteration_ms }),
@@ -74,7 +79,7 @@ export function createResults() {
     },
     // Called on every problem change: says so when the plan no longer matches the problem.
     noteProblem(problemText) {
-      if (last) stale.hidden = problemText === last.problemText;
+      if (last) stale.hidden = problemText === last.baseText;
     },
   };
 }

@@ -1,0 +1,51 @@
+// "Pointing" at a view: scroll it into view, outline it and put a short caption next to it. Every
+// mark is undone by the clear() that pointAt() returns.
+import { h } from '../dom.js';
+
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+// targets: [{element, caption, spot?}] (spot: an element inside to mark more strongly, e.g. a star).
+export function pointAt(targets) {
+  const undo = [];
+  for (const { element, caption, spot } of targets) {
+    element.classList.add('tour-highlight');
+    undo.push(() => element.classList.remove('tour-highlight'));
+    if (spot) {
+      spot.classList.add('tour-spot');
+      undo.push(() => spot.classList.remove('tour-spot'));
+    }
+    if (caption) {
+      const note = h('p', { class: 'tour-caption', role: 'note', text: caption });
+      const heading = element.querySelector(':scope > h2, :scope > h3');
+      if (heading) heading.after(note);
+      else element.prepend(note);
+      undo.push(() => note.remove());
+    }
+  }
+  const first = targets[0];
+  (first?.spot ?? first?.element)?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+  return () => undo.forEach((fn) => fn());
+}
+
+// Resolves with the first element matching selector (polling, since views draw asynchronously);
+// rejects after timeoutMs, or as soon as isStale() says the step is no longer wanted.
+export function waitFor(selector, { timeoutMs = 20000, isStale = () => false } = {}) {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      if (isStale()) return reject(new StaleStep());
+      const found = document.querySelector(selector);
+      if (found) return resolve(found);
+      if (performance.now() - started > timeoutMs) return reject(new Error(`the view ${selector} did not appear`));
+      setTimeout(look, 80);
+    };
+    look();
+  });
+}
+
+export class StaleStep extends Error {
+  constructor() {
+    super('the tour moved on');
+    this.stale = true;
+  }
+}

@@ -1,0 +1,70 @@
+// The studies panel's choices: which study, and the options it takes, read from the form into the
+// module's study_options JSON. Lists are typed as "0, 0.1, 0.5"; an empty field means the default.
+
+export const STUDIES = [
+  {
+    kind: 'pareto', label: 'Energy-time trade-off',
+    blurb: 'Sweeps lambda from pure energy (0) to pure time (1), several seeds each: the frontier of plans where neither time nor energy can improve without the other getting worse, and its knee.',
+    fields: ['lambdas', 'seeds', 'method', 'time_limit_s'],
+  },
+  {
+    kind: 'subset', label: 'GPU-subset sweep',
+    blurb: 'The best plan using exactly k GPUs, for k = 1 up to the pool size: where adding GPUs stops helping (the paper\'s Fig. 2a).',
+    fields: ['method', 'time_limit_s'],
+  },
+  {
+    kind: 'latency', label: 'Cross-site latency sweep',
+    blurb: 'Rescales every cross-site link so that the base latency takes each value (asymmetries kept), and plans each point with the planner and with METIS-style, improved (the paper\'s Fig. 8b).',
+    fields: ['values', 'seeds', 'method', 'time_limit_s'],
+  },
+  {
+    kind: 'bandwidth', label: 'Cross-site bandwidth sweep',
+    blurb: 'Rescales every cross-site link so that the base bandwidth takes each value (asymmetries kept), planner against METIS-style, improved (the paper\'s Fig. 8c).',
+    fields: ['values', 'seeds', 'method', 'time_limit_s'],
+  },
+  {
+    kind: 'split', label: 'Uniform against non-uniform split',
+    blurb: 'The planner\'s GPUs in its order, once with equal layers per GPU and once with the planner\'s own split (the paper\'s Fig. 2b).',
+    fields: ['method', 'time_limit_s'],
+  },
+];
+
+export const DEFAULT_VALUES = {
+  latency: '0.1, 1, 5, 10, 50, 100',
+  bandwidth: '0.5, 2, 5, 10, 50, 100',
+};
+export const DEFAULT_LAMBDAS = '0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1';
+
+export const studyByKind = (kind) => STUDIES.find((s) => s.kind === kind);
+
+// "0, 0.1; 0.5" -> [0, 0.1, 0.5]; throws with a message naming the field when a part is no number.
+export function parseList(text, field) {
+  const parts = String(text).split(/[\s,;]+/).filter(Boolean);
+  return parts.map((part) => {
+    const value = Number(part);
+    if (!Number.isFinite(value)) throw new OptionError(field, `"${part}" is not a number`);
+    return value;
+  });
+}
+
+export class OptionError extends Error {
+  constructor(field, message) {
+    super(`study.${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+// fields: {lambdas, values, seeds, method, time_limit_s} as typed. Range checks are the module's
+// (its messages name study.<field>, and the panel shows them at that field).
+export function studyOptions(kind, fields) {
+  const study = studyByKind(kind);
+  if (!study) throw new OptionError('study', `unknown study "${kind}"`);
+  const options = { study: kind };
+  const uses = (name) => study.fields.includes(name);
+  if (uses('lambdas') && fields.lambdas.trim()) options.lambdas = parseList(fields.lambdas, 'lambdas');
+  if (uses('values') && fields.values.trim()) options.values = parseList(fields.values, 'values');
+  if (uses('seeds') && String(fields.seeds).trim()) options.seeds = parseList(fields.seeds, 'seeds')[0];
+  if (uses('method')) options.method = fields.method;
+  if (uses('time_limit_s') && String(fields.time_limit_s).trim()) options.time_limit_s = parseList(fields.time_limit_s, 'time_limit_s')[0];
+  return options;
+}

@@ -1,0 +1,200 @@
+// The Studies panel (studies.md points 1-4, 6): choose a study and its options, Run. The module
+// lists the study's solve jobs (study-jobs, on the page's tools worker), a pool of workers solves
+// them in parallel with progress, then the module summarises the results (study-summary) and the
+// study's view draws them. Cancel terminates the pool and summarises what finished. Choosing a point
+// shows that job's full plan in the page's plan views.
+import { h } from '../dom.js';
+import { formatElapsed } from '../format.js';
+import { createStudyForm } from './form.js';
+import { OptionError, studyByKind, studyOptions } from './options.js';
+import { WorkerPool } from './pool.js';
+import { markSelected, renderStudy } from './render.js';
+
+const isPlan = (result) => result && typeof result === 'object' && !result.error;
+
+export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, poolUrl = 'worker.js' }) {
+  const form = createStudyForm();
+  const runButton = h('button', { type: 'button', id: 'study-run', class: 'primary', text: 'Run study' });
+  const cancelButton = h('button', { type: 'button', id: 'study-cancel', text: 'Cancel', disabled: true });
+  const progress = h('progress', { id: 'study-progress', max: '1', value: '0', 'aria-label': 'Jobs finished' });
+  const progressText = h('span', { id: 'study-progress-text', class: 'study-progress-text', text: '' });
+  const status = h('p', { id: 'study-status', class: 'run-status', role: 'status', text: 'Choose a study and run it.' });
+  const output = h('div', { id: 'study-output', class: 'study-output', 'aria-live': 'off' });
+  const shown = h('p', { id: 'study-shown', class: 'study-shown', hidden: true });
+  const element = h('section', { class: 'studies', id: 'studies', 'aria-labelledby': 'studies-title' },
+    h('h2', { id: 'studies-title', text: 'Studies' }),
+    h('p', { class: 'intro', text: 'Trade-offs and sweeps over the current problem, each run as many independent plans in parallel. Choose a point or a table row to see its plan in the plan views.' }),
+    form.element,
+    h('div', { class: 'buttons study-buttons' }, runButton, cancelButton),
+    h('div', { class: 'study-progress', hidden: true }, progress, progressText),
+    status, shown, output);
+  const progressBox = progress.parentElement;
+  const pool = new WorkerPool(poolUrl);
+
+  let running = null;   // {controller, started, timer, total, done}
+  let study = null;     // the last study: {kind, label, problemText, entries: Map id -> {problem, result}, summary}
+
+  const setStatus = (text, kind = '') => {
+    status.textContent = text;
+    status.className = `run-status ${kind}`;
+  };
+
+  function showProgress() {
+    progress.max = Math.max(1, running.total);
+    progress.value = running.done;
+    const workers = pool.size ? ` · ${pool.size} worker${pool.size === 1 ? '' : 's'}` : '';
+    progressText.textContent = `${running.done} of ${running.total} jobs · ${formatElapsed(performance.now() - running.started)}${workers}`;
+  }
+
+  function begin() {
+    running = { controller: new AbortController(), started: performance.now(), total: 0, done: 0 };
+    runButton.disabled = true;
+    cancelButton.disabled = false;
+    form.setDisabled(true);
+    element.classList.add('running');
+    progressBox.hidden = false;
+    running.timer = setInterval(showProgress, 200);
+    showProgress();
+  }
+
+  function end() {
+    clearInterval(running.timer);
+    showProgress();
+    running = null;
+    runButton.disabled = false;
+    cancelButton.disabled = true;
+    form.setDisabled(false);
+    element.classList.remove('running');
+  }
+
+  // Runs the study chosen in the form; resolves with its summary (null when it could not run).
+  async function run() {
+    if (running) return null;
+    setStatus('Checking the problem…');
+    const kind = form.kind();
+    let options;
+    try {
+      options = studyOptions(kind, form.values());
+    } catch (error) {
+      if (!(error instanceof OptionError)) throw error;
+      setStatus(`Check the study's options: ${form.showErrors([error.message]).join(' ') || 'see the marked field.'}`, 'bad');
+      return null;
+    }
+    form.clearErrors();
+    const checked = await checkProblem();
+    if (!checked.ok) {
+      setStatus(checked.jsonInvalid ? checked.errors[0] : `Fix the problem first: ${checked.errors.join(' ')}`, 'bad');
+      return null;
+    }
+    const problemText = JSON.stringify(getProblem());
+    begin();
+    setStatus('Listing the study\'s jobs…');
+    try {
+      const { jobs } = await tools.call('study-jobs', { problem: problemText, options });
+      running.total = jobs.length;
+      setStatus(`Running ${jobs.length} plans…`);
+      showProgress();
+      const { results, cancelled } = await pool.run(jobs, {
+        signal: running.controller.signal,
+        onJobDone: () => {
+          running.done += 1;
+          showProgress();
+        },
+      });
+      const finished = Object.keys(results).length;
+      setStatus(cancelled ? `Cancelled: summarising the ${finished} of ${jobs.length} jobs that finished…` : 'Summarising…');
+      const summary = await tools.call('study-summary', { problem: problemText, options, results });
+      const entries = new Map(jobs.filter((job) => job.id in results).map((job) => [job.id, { problem: job.problem, result: results[job.id] }]));
+      study = { kind, label: studyByKind(kind).label, problemText, entries, summary };
+      const failed = Object.values(results).filter((r) => !isPlan(r));
+      await draw();
+      const elapsed = formatElapsed(performance.now() - running.started);
+      end();
+      const failures = failed.length ? ` ${failed.length} job${failed.length === 1 ? '' : 's'} failed: ${failed[0].error?.messages?.[0] ?? 'error'}` : '';
+      setStatus(cancelled ? `Cancelled: summarised the ${finished} of ${jobs.length} jobs that finished.${failures}` : `Done: ${jobs.length} plan${jobs.length === 1 ? '' : 's'} in ${elapsed}.${failures}`, failed.length ? 'bad' : cancelled ? '' : 'good');
+      return summary;
+    } catch (error) {
+      end();
+      const rest = form.showErrors(error.messages || [error.message]);
+      setStatus(rest.length ? `The study could not run: ${rest.join(' ')}` : 'The study could not run: check the marked options.', 'bad');
+      return null;
+    }
+  }
+
+  async function draw() {
+    const context = { onSelect: select, problem: JSON.parse(study.problemText) };
+    shown.hidden = true;
+    await addSummaryPlans(context);
+    renderStudy(output, study.summary, context);
+    const notes = [...(study.summary.warnings || [])];
+    if (study.summary.failed > 0) notes.push(`${study.summary.failed} job${study.summary.failed === 1 ? '' : 's'} failed.`);
+    if (notes.length) output.append(h('ul', { class: 'result-warnings study-warnings' }, notes.map((text) => h('li', { text }))));
+  }
+
+  // Plans the summary made itself (the trade-off's reference, the uniform split) have no job: they
+  // are evaluated here so that they can be drawn stage by stage and shown like any job's plan.
+  async function addSummaryPlans(context) {
+    const summary = study.summary;
+    const sides = { pareto: [['reference', 'metis-improved']], split: [['uniform', 'uniform split'], ['non_uniform', 'planner\'s split']] }[summary.study] || [];
+    context.breakdown = {};
+    for (const [key, method] of sides) {
+      const side = summary[key];
+      if (!side || !Array.isArray(side.stages)) continue;
+      let result = side.job ? study.entries.get(side.job)?.result : null;
+      if (!isPlan(result)) {
+        try {
+          const report = await tools.call('evaluate', { problem: study.problemText, plan: { stages: side.stages } });
+          result = { ...report, method, stages: side.stages, stage_metrics: report.stages };
+        } catch {
+          continue;
+        }
+        side.job = `summary:${key}`;
+        study.entries.set(side.job, { problem: JSON.parse(study.problemText), result });
+      }
+      context.breakdown[key] = result.stage_metrics;
+    }
+  }
+
+  // Shows one job's plan (on the job's own problem) in the page's plan views.
+  async function select(id, label) {
+    const entry = study?.entries.get(id);
+    if (!entry || !isPlan(entry.result)) {
+      setStatus(`That plan is not available${entry?.result?.error ? `: ${entry.result.error.messages?.[0]}` : ''}.`, 'bad');
+      return;
+    }
+    markSelected(output, id);
+    const problemText = JSON.stringify(entry.problem);
+    try {
+      const { problem } = await tools.call('validate', { problem: problemText });
+      await showPlan({ problem, problemText, result: entry.result, context: `${study.label}: ${label}`, baseText: study.problemText });
+      shown.replaceChildren(`Showing ${label} in the plan views. `, h('a', { href: '#results', text: 'See the plan' }));
+      shown.hidden = false;
+      element.dispatchEvent(new CustomEvent('study-plan-shown', { detail: { id } }));
+    } catch (error) {
+      setStatus(`That plan could not be shown: ${error.message}`, 'bad');
+    }
+  }
+
+  function cancel() {
+    if (!running || running.controller.signal.aborted) return;
+    cancelButton.disabled = true;
+    setStatus('Cancelling…');
+    running.controller.abort();
+  }
+
+  runButton.addEventListener('click', run);
+  cancelButton.addEventListener('click', cancel);
+  return {
+    element,
+    run,
+    cancel,
+    select,
+    isRunning: () => Boolean(running),
+    // For the guided tour: choose a study and its options (as text), then run it.
+    runWith(choice) {
+      form.set(choice);
+      return run();
+    },
+    summary: () => study?.summary ?? null,
+  };
+}
