@@ -4,15 +4,6 @@
 
 namespace geotrain {
 
-bool fitter(double objective_a, const int* genes_a, double objective_b, const int* genes_b, int num_layers) {
-  if (objective_a != objective_b) return objective_a < objective_b;
-  return std::lexicographical_compare(genes_a, genes_a + num_layers, genes_b, genes_b + num_layers);
-}
-
-bool fitter(const Chromosome& a, const Chromosome& b) {
-  return fitter(a.cost.objective, a.genes.data(), b.cost.objective, b.genes.data(), static_cast<int>(a.genes.size()));
-}
-
 int stage_boundaries(const int* genes, int num_layers, int* out) {
   int count = 0;
   for (int b = 1; b < num_layers; ++b)
@@ -41,18 +32,9 @@ std::vector<int> encode_plan(const Plan& plan) {
   return genes;
 }
 
-bool ContiguityCheck::operator()(const int* genes, int num_layers) {
-  if (++epoch_ == 0) {  // wrapped: old stamps could collide with the new epoch
-    std::fill(stamp_.begin(), stamp_.end(), 0u);
-    epoch_ = 1;
-  }
-  for (int l = 0; l < num_layers; ++l) {
-    if (l > 0 && genes[l] == genes[l - 1]) continue;
-    std::uint32_t& seen = stamp_[static_cast<std::size_t>(genes[l])];
-    if (seen == epoch_) return false;  // a second run of the same GPU
-    seen = epoch_;
-  }
-  return true;
+void ContiguityCheck::restart() {
+  std::fill(stamp_.begin(), stamp_.end(), 0u);
+  epoch_ = 1;
 }
 
 bool is_contiguous(const std::vector<int>& genes, int num_gpus) {

@@ -2,6 +2,7 @@
 // The memetic algorithm's encoding (paper, Sect. 5.1): one GPU index per
 // layer; a stage is a run of equal indices. A chromosome is valid when each
 // GPU's layers are contiguous and every stage fits its GPU's memory (Eq. 19).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,9 +18,14 @@ struct Chromosome {
 
 // The search's total order: lower objective first, equal objectives broken by
 // the genes, lexicographically. Total, so that every sort, tournament and
-// replacement is the same on every platform.
-bool fitter(const Chromosome& a, const Chromosome& b);
-bool fitter(double objective_a, const int* genes_a, double objective_b, const int* genes_b, int num_layers);
+// replacement is the same on every platform. Inline: sorts call it a lot.
+inline bool fitter(double objective_a, const int* genes_a, double objective_b, const int* genes_b, int num_layers) {
+  if (objective_a != objective_b) return objective_a < objective_b;
+  return std::lexicographical_compare(genes_a, genes_a + num_layers, genes_b, genes_b + num_layers);
+}
+inline bool fitter(const Chromosome& a, const Chromosome& b) {
+  return fitter(a.cost.objective, a.genes.data(), b.cost.objective, b.genes.data(), static_cast<int>(a.genes.size()));
+}
 
 // Stage boundaries: positions b in 1..L-1 with genes[b] != genes[b-1],
 // ascending, written to `out`; returns how many.
@@ -38,9 +44,20 @@ std::vector<int> encode_plan(const Plan& plan);
 class ContiguityCheck {
  public:
   explicit ContiguityCheck(int num_gpus) : stamp_(static_cast<std::size_t>(num_gpus), 0) {}
-  bool operator()(const int* genes, int num_layers);
+  // Inline: crossover checks every candidate child.
+  bool operator()(const int* genes, int num_layers) {
+    if (++epoch_ == 0) restart();  // wrapped: old stamps could collide with the new epoch
+    for (int l = 0; l < num_layers; ++l) {
+      if (l > 0 && genes[l] == genes[l - 1]) continue;
+      std::uint32_t& seen = stamp_[static_cast<std::size_t>(genes[l])];
+      if (seen == epoch_) return false;  // a second run of the same GPU
+      seen = epoch_;
+    }
+    return true;
+  }
 
  private:
+  void restart();
   std::vector<std::uint32_t> stamp_;  // stamp_[g] == epoch_: g already had a run in this check
   std::uint32_t epoch_ = 0;
 };
