@@ -174,7 +174,8 @@ function start() {
     performance.mark('geotrain-interactive');
     document.documentElement.dataset.state = 'ready';
     // Start the search's worker while the user reads, so that the first Plan starts at once.
-    setTimeout(() => runner.ready().catch(() => {}), 1000);
+    // Start the planning worker and let it warm up the planner's hot code before the first plan.
+    setTimeout(() => runner.ready().then(() => runner.call('warm-up')).catch(() => {}), 1000);
   });
 }
 
