@@ -12,9 +12,13 @@
 
 #include "references.hpp"
 #include "random_pool.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
+
+using testing::same_plan;
+using testing::show;
 
 #define EXPECT_REL(actual, expected) EXPECT_NEAR((actual), (expected), 1e-9 * std::fabs(expected))
 
@@ -32,12 +36,7 @@ Gpu make_gpu(const std::string& id, double tflops, double memory_bytes = 80 * kG
 
 Problem pool(int layers, std::vector<Gpu> gpus) {
   Problem p;
-  p.model.hidden_size = 1000;
-  p.model.num_layers = layers;
-  p.model.seq_length = 1000;
-  p.model.vocab_size = 1000;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
+  p.model = testing::round_model(layers);
   p.gpus = std::move(gpus);
   p.network.default_link = LinkSpec{10, 1, 1};
   return p;
@@ -48,20 +47,6 @@ void link_both_ways(Problem& p, const char* a, const char* b, LinkSpec link) {
   p.network.links.push_back({b, a, link});
 }
 
-bool same_plan(const Plan& a, const Plan& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t q = 0; q < a.size(); ++q)
-    if (a[q].gpu != b[q].gpu || a[q].layers != b[q].layers) return false;
-  return true;
-}
-
-std::string show(const Plan& plan) {
-  std::string text;
-  for (const Stage& s : plan) text += "[g" + std::to_string(s.gpu) + ":" + std::to_string(s.layers) + "]";
-  return text;
-}
-
-#define EXPECT_PLAN(actual, ...) EXPECT_TRUE(same_plan((actual), Plan{__VA_ARGS__})) << show(actual)
 
 // A plan in the contract's sense: stages >= 1 layer each, summing to L, GPUs distinct.
 ::testing::AssertionResult is_valid_plan(const Plan& plan, const CostModel& model) {

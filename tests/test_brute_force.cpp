@@ -18,9 +18,13 @@
 
 #include "input_error.hpp"
 #include "plan_space.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
+
+using testing::same_plan;
+using testing::show;
 
 #define EXPECT_REL(actual, expected) EXPECT_NEAR((actual), (expected), 1e-9 * std::fabs(expected))
 
@@ -38,29 +42,10 @@ Gpu make_gpu(const std::string& id, double tflops, double idle_w, double active_
 
 Problem small_model(int layers) {
   Problem p;
-  p.model.hidden_size = 1000;
-  p.model.num_layers = layers;
-  p.model.seq_length = 1000;
-  p.model.vocab_size = 1000;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
+  p.model = testing::round_model(layers);
   return p;
 }
 
-bool same_plan(const Plan& a, const Plan& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t q = 0; q < a.size(); ++q)
-    if (a[q].gpu != b[q].gpu || a[q].layers != b[q].layers) return false;
-  return true;
-}
-
-std::string show(const Plan& plan) {
-  std::string text;
-  for (const Stage& s : plan) text += "[g" + std::to_string(s.gpu) + ":" + std::to_string(s.layers) + "]";
-  return text;
-}
-
-#define EXPECT_PLAN(actual, ...) EXPECT_TRUE(same_plan((actual), Plan{__VA_ARGS__})) << show(actual)
 
 // ---- Size of the plan space ---------------------------------------------------------
 

@@ -11,6 +11,7 @@
 #include "brute_force.hpp"
 #include "input_error.hpp"
 #include "plan_space.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
@@ -20,12 +21,7 @@ constexpr double kGiB = 1073741824.0;
 // GPUs with the given memory in bytes, L layers.
 Problem memory_pool(int layers, std::vector<double> memory_bytes) {
   Problem p;
-  p.model.hidden_size = 1000;
-  p.model.num_layers = layers;
-  p.model.seq_length = 1000;
-  p.model.vocab_size = 1000;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
+  p.model = testing::round_model(layers);
   for (std::size_t i = 0; i < memory_bytes.size(); ++i) {
     Gpu g;
     g.id = "g" + std::to_string(i);

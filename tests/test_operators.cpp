@@ -13,33 +13,12 @@
 #include "mutation.hpp"
 #include "population.hpp"
 #include "random_pool.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
 
-// GPUs of the given speeds at one site (every link alike), 80 GiB each,
-// lambda = 1. With H = 1024, T = 1024, u = 1, V = 1000, M = 8 on a
-// 100-TFLOPS GPU: a layer a = 3 * 24 H^2 T / 1e14 = 0.773 ms, the head
-// h = 3 * 2 T H V / 1e14 = 0.063 ms, one send s = 0.01 ms + 2 MiB / 12.5 GB/s
-// = 0.178 ms. So h < s < a, which the cases below rely on.
-Problem hand_pool(const std::vector<double>& tflops, int layers) {
-  Problem p;
-  p.name = "hand-built";
-  ModelConfig& m = p.model;
-  m.hidden_size = 1024, m.num_layers = layers, m.seq_length = 1024, m.vocab_size = 1000;
-  m.micro_batch_size = 1, m.global_batch_size = 8, m.precision = Precision::fp16;
-  for (std::size_t i = 0; i < tflops.size(); ++i) {
-    Gpu g;
-    g.id = "g" + std::to_string(i);
-    g.peak_tflops = tflops[i];
-    g.memory_gib = 80;
-    g.idle_w = 50, g.active_w = 300;
-    p.gpus.push_back(g);
-  }
-  p.network.intra_site = LinkSpec{100, 0.01, 1};
-  p.objective.lambda = 1, p.objective.t_ref_ms = 1000, p.objective.e_ref_j = 1000;
-  return p;
-}
+using testing::hand_pool;
 
 Chromosome evaluated(const CostModel& model, std::vector<int> genes) {
   Chromosome c{std::move(genes), {}};

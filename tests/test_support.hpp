@@ -1,0 +1,66 @@
+#pragma once
+// Small pieces several test files share: hand-built pools and plan checks.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "plan.hpp"
+#include "problem.hpp"
+
+namespace geotrain::testing {
+
+// GPUs of the given speeds at one site (every link alike), 80 GiB each,
+// lambda = 1. With H = 1024, T = 1024, u = 1, V = 1000, M = 8 on a
+// 100-TFLOPS GPU: a layer a = 3 * 24 H^2 T / 1e14 = 0.773 ms, the head
+// h = 3 * 2 T H V / 1e14 = 0.063 ms, one send s = 0.01 ms + 2 MiB / 12.5 GB/s
+// = 0.178 ms. So h < s < a, which the operator cases rely on.
+inline Problem hand_pool(const std::vector<double>& tflops, int layers) {
+  Problem p;
+  p.name = "hand-built";
+  ModelConfig& m = p.model;
+  m.hidden_size = 1024, m.num_layers = layers, m.seq_length = 1024, m.vocab_size = 1000;
+  m.micro_batch_size = 1, m.global_batch_size = 8, m.precision = Precision::fp16;
+  for (std::size_t i = 0; i < tflops.size(); ++i) {
+    Gpu g;
+    g.id = "g" + std::to_string(i);
+    g.peak_tflops = tflops[i];
+    g.memory_gib = 80;
+    g.idle_w = 50, g.active_w = 300;
+    p.gpus.push_back(g);
+  }
+  p.network.intra_site = LinkSpec{100, 0.01, 1};
+  p.objective.lambda = 1, p.objective.t_ref_ms = 1000, p.objective.e_ref_j = 1000;
+  return p;
+}
+
+// Round numbers for hand arithmetic: H = T = V = 1000, u = 1, B = 4 (M = 4), fp16.
+inline ModelConfig round_model(int layers) {
+  ModelConfig m;
+  m.hidden_size = 1000;
+  m.num_layers = layers;
+  m.seq_length = 1000;
+  m.vocab_size = 1000;
+  m.micro_batch_size = 1;
+  m.global_batch_size = 4;
+  return m;
+}
+
+inline bool same_plan(const Plan& a, const Plan& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t q = 0; q < a.size(); ++q)
+    if (a[q].gpu != b[q].gpu || a[q].layers != b[q].layers) return false;
+  return true;
+}
+
+inline std::string show(const Plan& plan) {
+  std::string text;
+  for (const Stage& s : plan) text += "[g" + std::to_string(s.gpu) + ":" + std::to_string(s.layers) + "]";
+  return text;
+}
+
+}  // namespace geotrain::testing
+
+#define EXPECT_PLAN(actual, ...)                                                   \
+  EXPECT_TRUE(::geotrain::testing::same_plan((actual), ::geotrain::Plan{__VA_ARGS__})) \
+      << ::geotrain::testing::show(actual)
