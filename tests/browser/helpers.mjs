@@ -116,38 +116,3 @@ export async function download(page, selector) {
 }
 
 
-// The stepping planner (Module.Planner) as the brief defines it, wrapped around the real module:
-// step() works for its budget and reports a falling objective; result() is the real plan.
-const STEPPING_PLANNER = `
-;(function () {
-  const realFactory = createGeoTrain;
-  createGeoTrain = (overrides) => realFactory(overrides).then((M) => {
-    const steps = 40;
-    M.Planner = function (problem, options) {
-      this.problem = problem; this.generation = 0; this.cancelled = false;
-      this.final = JSON.parse(M.solve(problem, JSON.stringify({ method: 'brute-force' })));
-    };
-    M.Planner.prototype.error = function () { return this.final.error ? JSON.stringify(this.final) : ''; };
-    M.Planner.prototype.step = function (budgetMs) {
-      const end = Date.now() + budgetMs;
-      while (Date.now() < end) {}
-      this.generation += 1;
-      const f = this.final;
-      return JSON.stringify({ generation: this.generation, evaluations: this.generation * 200, elapsed_ms: this.generation * budgetMs,
-        done: this.generation >= steps, stages: f.stages, iteration_ms: f.iteration_ms * (1 + 1 / this.generation),
-        energy_j: f.energy_j, objective: f.objective * (1 + 1 / this.generation) });
-    };
-    M.Planner.prototype.cancel = function () { this.cancelled = true; };
-    M.Planner.prototype.result = function () {
-      return JSON.stringify({ ...this.final, method: 'memetic', generations: this.generation, stop_reason: this.cancelled ? 'cancelled' : 'converged' });
-    };
-    M.Planner.prototype.delete = function () {};
-    return M;
-  });
-})();`;
-
-// Serves the module with that stepping planner added, for `page` only.
-export async function routeSteppingPlanner(page) {
-  const moduleScript = await readFile(join(WEB_ROOT, 'wasm', 'geotrain.js'), 'utf8');
-  await page.route('**/wasm/geotrain.js', (route) => route.fulfill({ contentType: 'text/javascript', body: moduleScript + STEPPING_PLANNER }));
-}
