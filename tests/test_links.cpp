@@ -48,7 +48,8 @@ Resolved resolve(const NetworkSpec& net) { return {resolve_links(net, sited_gpus
 
 #define EXPECT_LINK(resolved, from, to, expected_source, bandwidth)                    \
   do {                                                                         \
-    const auto& slot = (resolved).at(from, to);                               \
+    const Resolved& table_ = (resolved); /* keeps a temporary alive */        \
+    const auto& slot = table_.at(from, to);                                   \
     ASSERT_TRUE(slot.has_value()) << #from " -> " #to;                         \
     EXPECT_EQ(slot->source, expected_source) << #from " -> " #to;                       \
     EXPECT_EQ(slot->link.bandwidth_gbps, bandwidth) << #from " -> " #to;       \
