@@ -4,6 +4,7 @@
 #include "input_error.hpp"
 #include "memetic.hpp"
 #include "problem_json.hpp"
+#include "stopwatch.hpp"
 
 namespace geotrain {
 
@@ -11,8 +12,6 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   ParsedProblem parsed = parse_problem_text(problem_text);
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
-  // Timed like solve_request: the method's own work, not parsing and references.
-  clock_ = Stopwatch();
   if (options.method == Method::memetic)
     memetic_ = std::make_unique<MemeticRun>(prepared_->model, prepared_->problem.search);
 }
@@ -42,9 +41,10 @@ void PlanningSession::cancel() {
 SolveResult PlanningSession::current_result() const {
   if (result_) return *result_;
   if (!memetic_) throw PlanningError("cancelled before the method ran");
-  SolveResult r = memetic_->result();
-  r.elapsed_ms = clock_.elapsed_ms();
-  return r;
+  // The run's own clock: from building its population to its last generation
+  // (or now, while it runs), as solve_request times it; not the caller's
+  // later calls for the result.
+  return memetic_->result();
 }
 
 nlohmann::ordered_json PlanningSession::progress_json() const {
@@ -53,11 +53,11 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
     p = memetic_->progress();
   } else if (result_) {
     p.evaluations = result_->evaluations;
+    p.elapsed_ms = result_->elapsed_ms;
     p.has_plan = true;
     p.best_plan = result_->plan;
     p.best_cost = result_->cost;
   }
-  p.elapsed_ms = clock_.elapsed_ms();
   nlohmann::ordered_json out = progress_to_json(p, prepared_->problem);
   out["done"] = finished_;
   return out;

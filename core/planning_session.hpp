@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "planner.hpp"
-#include "stopwatch.hpp"
 
 namespace geotrain {
 
@@ -47,7 +46,6 @@ class PlanningSession {
   std::unique_ptr<MemeticRun> memetic_;
   std::optional<SolveResult> result_;  // set when a non-memetic method has run
   bool finished_ = false;
-  Stopwatch clock_;
 };
 
 }  // namespace geotrain
