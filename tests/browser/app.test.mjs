@@ -375,7 +375,6 @@ test('live progress, convergence chart, and cancel keeps the best plan so far', 
   await page.selectOption('#method', 'memetic');
   await page.click('#plan-button');
   await waitStatus(page, 'Done');
-  await page.locator('#convergence svg').waitFor();
   const finished = await download(page, '#download-plan-button');
   assert.equal(finished.value.stop_reason, 'patience');
   assert.equal(await page.textContent('#run-generation'), String(finished.value.generations));
@@ -389,6 +388,7 @@ test('live progress, convergence chart, and cancel keeps the best plan so far', 
   await page.waitForFunction((n) => JSON.parse(document.getElementById('problem-json').value).name === n, problem.name);
   await page.click('#plan-button');
   await page.waitForFunction(() => Number(document.getElementById('run-generation').textContent) >= 3);
+  await page.locator('#convergence svg').waitFor();  // drawn live from the progress messages
   await page.click('#cancel-button');
   await waitStatus(page, 'Cancelled: showing the best plan', 5000);
   const cancelled = await download(page, '#download-plan-button');
