@@ -1,6 +1,6 @@
 // Problem files: one test per validation rule, each asserting the exact
-// message with its field path; defaults, catalogue fill, warnings; and garbage
-// that must end in InputError, never in a crash or another exception.
+// message with its field path; defaults, catalogue fill, warnings. Garbage
+// input: test_problem_json_garbage.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,56 +12,18 @@
 #include "cost_model.hpp"
 #include "input_error.hpp"
 #include "problem_json.hpp"
-#include "random.hpp"
+#include "problem_doc.hpp"
 
 namespace geotrain {
 namespace {
 
 using json = nlohmann::json;
+using testing::base_doc;
+using testing::errors_of;
+using testing::errors_of_text;
+using testing::has_error;
 
-// A valid two-GPU problem; each test breaks one thing.
-json base_doc() {
-  return json::parse(R"({
-    "name": "base",
-    "model": {"hidden_size": 1000, "num_layers": 4, "seq_length": 1000, "vocab_size": 1000,
-              "micro_batch_size": 1, "global_batch_size": 4},
-    "gpus": [
-      {"id": "g0", "site": "A", "peak_tflops": 100, "memory_gib": 80, "idle_w": 50, "active_w": 250},
-      {"id": "g1", "site": "B", "peak_tflops": 50, "memory_gib": 80, "idle_w": 10, "active_w": 60}
-    ],
-    "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1}}
-  })");
-}
 
-std::vector<std::string> errors_of(const json& doc) {
-  try {
-    parse_problem(doc);
-  } catch (const InputError& e) {
-    return e.messages();
-  }
-  return {};
-}
-
-std::vector<std::string> errors_of_text(const std::string& text) {
-  try {
-    parse_problem_text(text);
-  } catch (const InputError& e) {
-    return e.messages();
-  }
-  return {};
-}
-
-::testing::AssertionResult has_error(const std::vector<std::string>& messages, const std::string& expected) {
-  for (const auto& m : messages)
-    if (m == expected) return ::testing::AssertionSuccess();
-  auto failure = ::testing::AssertionFailure() << "no message \"" << expected << "\" among " << messages.size()
-                                               << ":";
-  for (const auto& m : messages) failure << "\n  " << m;
-  return failure;
-}
-
-#define EXPECT_ERROR(doc, expected) EXPECT_TRUE(has_error(errors_of(doc), expected))
-#define EXPECT_ACCEPTED(doc) EXPECT_EQ(errors_of(doc), std::vector<std::string>{})
 
 // ---- A valid file ---------------------------------------------------------------
 
@@ -446,91 +408,6 @@ TEST(ProblemJson, HugeNumbersAreRangeErrors) {
   EXPECT_ERROR(doc, "model.global_batch_size: must be in [1, 1000000000], got 18446744073709551615");
 }
 
-// ---- Catalogue fill ---------------------------------------------------------------
-
-TEST(ProblemJson, CatalogueTypeFillsMissingNumbers) {
-  json doc = base_doc();
-  doc["gpus"][0] = {{"id", "g0"}, {"type", "A100-SXM-80GB"}};
-  const Gpu g = parse_problem(doc).problem.gpus[0];
-  EXPECT_EQ(g.type, "A100-SXM-80GB");
-  EXPECT_EQ(g.peak_tflops, 312);  // fp16 dense tensor peak
-  EXPECT_EQ(g.memory_gib, 80);
-  EXPECT_EQ(g.idle_w, 60);
-  EXPECT_EQ(g.active_w, 400);
-}
-
-TEST(ProblemJson, CatalogueNamesAreNormalised) {
-  json doc = base_doc();
-  doc["gpus"][0] = {{"id", "g0"}, {"type", "a100 sxm 80gb"}};
-  EXPECT_EQ(parse_problem(doc).problem.gpus[0].type, "A100-SXM-80GB");
-}
-
-TEST(ProblemJson, NumbersInTheFileWinOverTheCatalogue) {
-  json doc = base_doc();
-  doc["gpus"][0] = {{"id", "g0"}, {"type", "A100-SXM-80GB"}, {"peak_tflops", 100}, {"idle_w", 70}};
-  const Gpu g = parse_problem(doc).problem.gpus[0];
-  EXPECT_EQ(g.peak_tflops, 100);
-  EXPECT_EQ(g.idle_w, 70);
-  EXPECT_EQ(g.memory_gib, 80);  // still from the catalogue
-  EXPECT_EQ(g.active_w, 400);
-  // A bad number in the file is reported, not papered over by the catalogue.
-  doc["gpus"][0]["peak_tflops"] = -1;
-  EXPECT_ERROR(doc, "gpus[0].peak_tflops: must be > 0, got -1");
-}
-
-TEST(ProblemJson, CataloguePrecisionPicksThePeak) {
-  json doc = base_doc();
-  doc["gpus"][0] = {{"id", "g0"}, {"type", "A100-SXM-80GB"}};
-  doc["model"]["precision"] = "fp32";
-  EXPECT_EQ(parse_problem(doc).problem.gpus[0].peak_tflops, 19.5);  // plain FP32
-  doc["model"]["precision"] = "bf16";
-  EXPECT_EQ(parse_problem(doc).problem.gpus[0].peak_tflops, 312);
-}
-
-TEST(ProblemJson, UnknownTypeWithMissingNumbersNamesEachField) {
-  json doc = base_doc();
-  doc["gpus"][1] = {{"id", "g1"}, {"type", "Foo-9000"}, {"peak_tflops", 10}};
-  const auto errors = errors_of(doc);
-  EXPECT_TRUE(has_error(errors, "gpus[1].memory_gib: required (type \"Foo-9000\" is not in the built-in catalogue)"));
-  EXPECT_TRUE(has_error(errors, "gpus[1].idle_w: required (type \"Foo-9000\" is not in the built-in catalogue)"));
-  EXPECT_TRUE(has_error(errors, "gpus[1].active_w: required (type \"Foo-9000\" is not in the built-in catalogue)"));
-  EXPECT_EQ(errors.size(), 3u);
-  // With every number given, a free-text type is just a label.
-  doc["gpus"][1].update({{"memory_gib", 16}, {"idle_w", 5}, {"active_w", 50}});
-  const Gpu g = parse_problem(doc).problem.gpus[1];
-  EXPECT_EQ(g.type, "Foo-9000");
-  EXPECT_EQ(g.memory_gib, 16);
-}
-
-TEST(ProblemJson, Bf16OnAGpuWithoutBf16NeedsAPeak) {
-  json doc = base_doc();
-  doc["model"]["precision"] = "bf16";
-  doc["gpus"][0] = {{"id", "g0"}, {"type", "T4"}};
-  EXPECT_ERROR(doc, "gpus[0].peak_tflops: required: the catalogue has no such figure for type \"T4\"");
-  doc["gpus"][0]["peak_tflops"] = 30;
-  EXPECT_EQ(parse_problem(doc).problem.gpus[0].peak_tflops, 30);
-}
-
-// ---- Warnings and collected errors -----------------------------------------------
-
-TEST(ProblemJson, UnknownFieldsAreWarningsNotErrors) {
-  json doc = base_doc();
-  doc["bogus"] = 1;
-  doc["model"]["hiden_size"] = 1000;
-  doc["gpus"][1]["colour"] = "green";
-  doc["network"]["default"]["jitter_ms"] = 3;
-  doc["search"] = {{"populaton", 10}};
-  const ParsedProblem parsed = parse_problem(doc);
-  const auto& w = parsed.warnings;
-  EXPECT_TRUE(has_error(w, "bogus: unknown field, ignored"));
-  EXPECT_TRUE(has_error(w, "model.hiden_size: unknown field, ignored"));
-  EXPECT_TRUE(has_error(w, "gpus[1].colour: unknown field, ignored"));
-  EXPECT_TRUE(has_error(w, "network.default.jitter_ms: unknown field, ignored"));
-  EXPECT_TRUE(has_error(w, "search.populaton: unknown field, ignored"));
-  EXPECT_EQ(w.size(), 5u);
-  EXPECT_EQ(parsed.problem.search.population, 200);
-}
-
 TEST(ProblemJson, EveryErrorIsCollectedInOneThrow) {
   json doc = base_doc();
   doc["model"]["num_layers"] = 12.5;
@@ -553,123 +430,6 @@ TEST(ProblemJson, EveryErrorIsCollectedInOneThrow) {
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_EQ(std::count(what.begin(), what.end(), '\n'), 5);
-  }
-}
-
-// ---- Garbage never crashes -------------------------------------------------------
-
-// Parses `text`; anything but success or InputError is a failure.
-void expect_clean_outcome(const std::string& text, const std::string& label) {
-  try {
-    const ParsedProblem parsed = parse_problem_text(text);
-    // Whatever parses must also evaluate without trouble.
-    const CostModel cm(parsed.problem);
-    const Plan single{{0, static_cast<int>(parsed.problem.model.num_layers)}};
-    (void)cm.evaluate(single);
-  } catch (const InputError&) {
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << label << ": " << e.what() << "\n" << text.substr(0, 300);
-  } catch (...) {
-    ADD_FAILURE() << label << ": unknown exception";
-  }
-}
-
-TEST(ProblemJsonGarbage, SpecialTexts) {
-  static const char kRawNul[] = "{\"name\": \"a\0b\"}";
-  const std::vector<std::string> texts = {
-      "",
-      "null",
-      " ",
-      "{",
-      "}",
-      "{}",
-      "[]",
-      "\"\"",
-      "1e400",
-      "-1e400",
-      R"({"model": {"hidden_size": 1e400}})",
-      R"({"model": {"num_layers": 99999999999999999999999999999}})",
-      R"({"model": {"num_layers": -0}})",
-      std::string(100000, '['),
-      std::string(100000, '{'),
-      std::string(100000, ']'),
-      "{\"name\": \"\xff\xfe\"}",                 // invalid UTF-8
-      "{\"name\": \"\\ud800\"}",                  // lone surrogate escape
-      std::string(kRawNul, sizeof kRawNul - 1),  // raw NUL inside a string
-      "\xef\xbb\xbf{}",                           // byte order mark
-      "{} {}",
-      R"({"gpus": [null, 1, "x", [], {}]})",
-      R"({"network": {"links": [null, 1, {"from": 1, "to": []}]}})",
-      R"({"network": {"site_links": [{"from": null}]}, "gpus": [{"id": "a"}]})",
-  };
-  for (std::size_t i = 0; i < texts.size(); ++i) expect_clean_outcome(texts[i], "text " + std::to_string(i));
-}
-
-TEST(ProblemJsonGarbage, RandomBytes) {
-  Rng rng(20240601);
-  for (int k = 0; k < 2000; ++k) {
-    std::string text(rng.below(120), '\0');
-    for (char& c : text) c = static_cast<char>(rng.below(256));
-    if (k % 2) text.insert(0, "{\"model\": ");  // get past the first byte now and then
-    expect_clean_outcome(text, "random " + std::to_string(k));
-  }
-}
-
-TEST(ProblemJsonGarbage, TruncatedDocumentsAreRefused) {
-  const std::string text = base_doc().dump();
-  for (std::size_t n = 0; n < text.size(); ++n) {
-    try {
-      parse_problem_text(text.substr(0, n));
-      ADD_FAILURE() << "accepted a prefix of " << n << " bytes";
-    } catch (const InputError&) {
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "prefix " << n << ": " << e.what();
-    }
-  }
-}
-
-TEST(ProblemJsonGarbage, MutatedDocuments) {
-  const std::string text = base_doc().dump(1);
-  const std::string alphabet = "{}[]\",:.-+eE0123456789 truefalsnul\\xg";
-  Rng rng(7);
-  for (int k = 0; k < 3000; ++k) {
-    std::string t = text;
-    const int edits = 1 + static_cast<int>(rng.below(3));
-    for (int e = 0; e < edits; ++e) {
-      const std::size_t at = rng.below(t.size());
-      switch (rng.below(3)) {
-        case 0: t[at] = alphabet[rng.below(alphabet.size())]; break;
-        case 1: t.erase(at, 1); break;
-        default: t.insert(at, 1, alphabet[rng.below(alphabet.size())]); break;
-      }
-    }
-    expect_clean_outcome(t, "mutation " + std::to_string(k));
-  }
-}
-
-TEST(ProblemJsonGarbage, EveryFieldReplacedByEveryKindOfValue) {
-  json doc = base_doc();
-  doc["objective"] = {{"lambda", 0.5}, {"t_ref_ms", 10}, {"e_ref_j", 2}};
-  doc["search"] = {{"population", 10}, {"seed", 3}};
-  doc["network"]["links"] = json::array({{{"from", "g0"}, {"to", "g1"}, {"bandwidth_gbps", 5}, {"latency_ms", 2}}});
-  doc["network"]["site_links"] =
-      json::array({{{"from", "A"}, {"to", "B"}, {"bandwidth_gbps", 5}, {"latency_ms", 2}}});
-  const std::vector<json> values = {nullptr, true, "x", "", -1, 0, 0.5, 12.5, 1e308, -1e308,
-                                    json::array(), json::object(), json::array({1, 2}), json{{"a", 1}}};
-  // Every leaf and every container, by JSON pointer.
-  std::set<std::string> pointers;
-  const json flat = doc.flatten();
-  for (const auto& item : flat.items()) {
-    json::json_pointer p(item.key());
-    for (; !p.empty(); p = p.parent_pointer()) pointers.insert(p.to_string());
-  }
-  for (const auto& text : pointers) {
-    const json::json_pointer pointer(text);
-    for (const json& value : values) {
-      json mutated = doc;
-      mutated[pointer] = value;
-      expect_clean_outcome(mutated.dump(), pointer.to_string() + " = " + value.dump());
-    }
   }
 }
 

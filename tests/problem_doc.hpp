@@ -1,0 +1,60 @@
+#pragma once
+// What the problem-file tests share: a valid document to break, and the
+// messages a document is refused with.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "input_error.hpp"
+#include "problem_json.hpp"
+
+namespace geotrain::testing {
+
+// A valid two-GPU problem; each test breaks one thing.
+inline nlohmann::json base_doc() {
+  return nlohmann::json::parse(R"({
+    "name": "base",
+    "model": {"hidden_size": 1000, "num_layers": 4, "seq_length": 1000, "vocab_size": 1000,
+              "micro_batch_size": 1, "global_batch_size": 4},
+    "gpus": [
+      {"id": "g0", "site": "A", "peak_tflops": 100, "memory_gib": 80, "idle_w": 50, "active_w": 250},
+      {"id": "g1", "site": "B", "peak_tflops": 50, "memory_gib": 80, "idle_w": 10, "active_w": 60}
+    ],
+    "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1}}
+  })");
+}
+
+inline std::vector<std::string> errors_of(const nlohmann::json& doc) {
+  try {
+    parse_problem(doc);
+  } catch (const InputError& e) {
+    return e.messages();
+  }
+  return {};
+}
+
+inline std::vector<std::string> errors_of_text(const std::string& text) {
+  try {
+    parse_problem_text(text);
+  } catch (const InputError& e) {
+    return e.messages();
+  }
+  return {};
+}
+
+inline ::testing::AssertionResult has_error(const std::vector<std::string>& messages, const std::string& expected) {
+  for (const auto& m : messages)
+    if (m == expected) return ::testing::AssertionSuccess();
+  auto failure = ::testing::AssertionFailure() << "no message \"" << expected << "\" among " << messages.size()
+                                               << ":";
+  for (const auto& m : messages) failure << "\n  " << m;
+  return failure;
+}
+
+}  // namespace geotrain::testing
+
+#define EXPECT_ERROR(doc, expected) EXPECT_TRUE(::geotrain::testing::has_error(::geotrain::testing::errors_of(doc), expected))
+#define EXPECT_ACCEPTED(doc) EXPECT_EQ(::geotrain::testing::errors_of(doc), std::vector<std::string>{})
