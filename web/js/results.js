@@ -4,7 +4,7 @@ import { formatEnergy, formatMs, formatNumber } from './format.js';
 import { drawView } from './views.js';
 
 const VIEW_BOXES = [
-  ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; each block's width is its number of layers.'],
+  ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; block widths follow the number of layers.'],
   ['stages', 'Stages', 'Per-stage compute, sends, memory and energy; the bottleneck sets the pace.'],
   ['timeline', '1F1B timeline', 'Forward and backward passes of each micro-batch on each stage.'],
   ['topology', 'Topology', 'Sites, GPUs and the links the plan uses.'],
