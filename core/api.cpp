@@ -63,12 +63,10 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   return out;
 }
 
-json solve_result_to_json(const PlannedProblem& planned, const std::vector<std::string>& warnings) {
-  const Problem& problem = planned.problem;
-  const SolveResult& r = planned.result;
-  CostModel model(problem);
-  model.set_references(planned.references.t_ref_ms / 1000.0, planned.references.e_ref_j);
-  const PlanReport report = report_plan(model, r.plan);
+json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
+                          const std::vector<std::string>& warnings) {
+  const Problem& problem = prepared.problem;
+  const PlanReport report = report_plan(prepared.model, r.plan);
   json out = {{"method", r.method}, {"problem", problem.name}};
   out["stages"] = plan_to_json(r.plan, problem)["stages"];
   out["iteration_ms"] = report.cost.iteration_s * 1000.0;
@@ -77,7 +75,7 @@ json solve_result_to_json(const PlannedProblem& planned, const std::vector<std::
   out["feasible"] = report.cost.feasible;
   out["gpus_used"] = r.plan.size();
   out["bottleneck_stage"] = report.cost.bottleneck;
-  add_objective_settings(out, problem, planned.references);
+  add_objective_settings(out, problem, prepared.references);
   out["evaluations"] = r.evaluations;
   out["elapsed_ms"] = r.elapsed_ms;
   out["stop_reason"] = r.stop_reason;
@@ -97,8 +95,8 @@ json solve_result_to_json(const PlannedProblem& planned, const std::vector<std::
 
 json solve_request(const std::string& problem_text, const SolveOptions& options, const ProgressCallback& progress) {
   ParsedProblem parsed = parse_problem_text(problem_text);
-  const PlannedProblem planned = plan_problem(std::move(parsed.problem), options, progress);
-  return solve_result_to_json(planned, parsed.warnings);
+  const PreparedProblem prepared = prepare_problem(std::move(parsed.problem), options);
+  return solve_result_to_json(prepared, run_method(prepared, options, progress), parsed.warnings);
 }
 
 json progress_to_json(const Progress& progress, const Problem& problem) {

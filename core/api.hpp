@@ -22,8 +22,9 @@ nlohmann::ordered_json solve_request(const std::string& problem_text, const Solv
 // every field optional. Throws InputError naming the field.
 SolveOptions parse_solve_options(const nlohmann::json& options);
 
-// The JSON a solve result prints as; `problem` is the one the method ran on.
-nlohmann::ordered_json solve_result_to_json(const PlannedProblem& planned, const std::vector<std::string>& warnings);
+// The JSON a solve result prints as, figured with the model the method ran on.
+nlohmann::ordered_json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& result,
+                                            const std::vector<std::string>& warnings);
 
 // A progress snapshot as JSON: generation, evaluations, elapsed_ms and, when
 // there is one, the best plan with its iteration_ms, energy_j and objective.

@@ -98,10 +98,5 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   return result;
 }
 
-PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress) {
-  PreparedProblem prepared = prepare_problem(std::move(problem), options);
-  SolveResult result = run_method(prepared, options, progress);
-  return PlannedProblem{std::move(prepared.problem), std::move(prepared.references), std::move(result)};
-}
 
 }  // namespace geotrain

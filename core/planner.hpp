@@ -42,12 +42,6 @@ struct PreparedProblem {
   References references;
 };
 
-struct PlannedProblem {
-  Problem problem;      // with the overrides applied
-  References references;
-  SolveResult result;
-};
-
 // Throws PlanningError, with the reason, when no plan fits in memory (with
 // options.stage_count stages, when set); InputError when the method cannot
 // honour a stage count. References come from the problem alone, never from
@@ -57,10 +51,6 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
 // Runs the options' method to the end and times it.
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options,
                        const ProgressCallback& progress = {});
-
-// prepare_problem then run_method. Throws PlanningError when no plan fits or
-// the method refuses (brute force beyond its limit, an exhausted exact budget).
-PlannedProblem plan_problem(Problem problem, const SolveOptions& options, const ProgressCallback& progress = {});
 
 // The problem with the options' overrides applied.
 Problem with_overrides(Problem problem, const SolveOptions& options);

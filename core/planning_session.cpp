@@ -64,8 +64,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
 }
 
 nlohmann::ordered_json PlanningSession::result_json() const {
-  const PlannedProblem planned{prepared_->problem, prepared_->references, current_result()};
-  return solve_result_to_json(planned, warnings_);
+  return solve_result_to_json(*prepared_, current_result(), warnings_);
 }
 
 }  // namespace geotrain
