@@ -6,59 +6,14 @@
 // of tests/test_cost_model.cpp, where [g0:1, g1:2, g2:1] works out to
 // T = 29.06 ms and E = 3.7888 J, and [g0:4] (the brute-force optimum at
 // lambda 1) to T = 4 * (4 * 0.72 + 0.06) = 11.76 ms.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { handPool, near, run, useCli } from './cli_harness.mjs';
 
-const cli = process.env.GEOTRAIN_CLI;
-let dir;
-
-const handPool = {
-  name: 'hand pool',
-  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000,
-           micro_batch_size: 1, global_batch_size: 4 },
-  gpus: [
-    { id: 'g0', peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250 },
-    { id: 'g1', peak_tflops: 50, memory_gib: 80, idle_w: 10, active_w: 60 },
-    { id: 'g2', peak_tflops: 100, memory_gib: 80, idle_w: 20, active_w: 120 },
-  ],
-  network: {
-    default: { bandwidth_gbps: 10, latency_ms: 1 },
-    links: [{ from: 'g1', to: 'g0', bandwidth_gbps: 100, latency_ms: 0.5 },
-            { from: 'g2', to: 'g1', bandwidth_gbps: 40, latency_ms: 0 }],
-  },
-  objective: { lambda: 1, t_ref_ms: 10, e_ref_j: 2 },
-};
+const harness = useCli('geotrain-cli-');
+const { write } = harness;
 const threeStages = { stages: [{ gpu: 'g0', layers: 1 }, { gpu: 'g1', layers: 2 }, { gpu: 'g2', layers: 1 }] };
-
-function write(name, value) {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
-  return file;
-}
-
-function run(args, input) {
-  const r = spawnSync(cli, args, { input, encoding: 'utf8', timeout: 20000 });
-  if (r.error) throw r.error;
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function near(actual, expected, what) {
-  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.abs(expected), `${what}: ${actual} vs ${expected}`);
-}
-
-before(() => {
-  assert.ok(cli, 'set GEOTRAIN_CLI to the geotrain binary');
-  assert.ok(fs.existsSync(cli), `no CLI at ${cli}`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geotrain-cli-'));
-});
-
-after(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 test('evaluate prints the plan figures as JSON and exits 0', () => {
   const r = run(['evaluate', write('pool.json', handPool), write('plan.json', threeStages)]);
@@ -159,13 +114,13 @@ test('a malformed plan exits 1 naming the stage', () => {
 });
 
 test('a missing file exits 1', () => {
-  const r = run(['solve', path.join(dir, 'no-such-file.json')]);
+  const r = run(['solve', path.join(harness.dir, 'no-such-file.json')]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /problem: cannot read .*no-such-file\.json/);
 });
 
 test('a folder given as the problem exits 1 saying it cannot be read', () => {
-  const r = run(['solve', dir, '--method', 'uniform']);
+  const r = run(['solve', harness.dir, '--method', 'uniform']);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /^error: problem: cannot read /m);  // not "larger than 64 MiB"

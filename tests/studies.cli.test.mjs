@@ -5,60 +5,22 @@
 //   [g2:4]: T = 4 * (4 * 0.72 + 0.06) = 11.76 ms, E = 0.01176 * 20 + 4 * 100 * 2.94e-3 = 1.4112 J,
 //           objective 0.5 * 11.76 / 10 + 0.5 * 1.4112 / 2 = 0.9408: the best one-GPU plan
 //           ([g0:4]: 1.323, [g1:4]: 1.5288).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { handPool as costModelPool, near, run, useCli } from './cli_harness.mjs';
 
-const cli = process.env.GEOTRAIN_CLI;
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
-let dir;
+const harness = useCli('geotrain-studies-');
+const { write } = harness;
 
+// The hand pool with g0 on site X, g1 and g2 on site Y, at lambda 0.5.
 const handPool = {
-  name: 'hand pool',
-  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000,
-           micro_batch_size: 1, global_batch_size: 4 },
-  gpus: [
-    { id: 'g0', peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250, site: 'X' },
-    { id: 'g1', peak_tflops: 50, memory_gib: 80, idle_w: 10, active_w: 60, site: 'Y' },
-    { id: 'g2', peak_tflops: 100, memory_gib: 80, idle_w: 20, active_w: 120, site: 'Y' },
-  ],
-  network: {
-    default: { bandwidth_gbps: 10, latency_ms: 1 },
-    links: [{ from: 'g1', to: 'g0', bandwidth_gbps: 100, latency_ms: 0.5 },
-            { from: 'g2', to: 'g1', bandwidth_gbps: 40, latency_ms: 0 }],
-  },
-  objective: { lambda: 0.5, t_ref_ms: 10, e_ref_j: 2 },
+  ...costModelPool,
+  gpus: costModelPool.gpus.map((g, i) => ({ ...g, site: i === 0 ? 'X' : 'Y' })),
+  objective: { ...costModelPool.objective, lambda: 0.5 },
 };
-
-function write(name, value) {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
-  return file;
-}
-
-function run(args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 60000 });
-  if (r.error) throw r.error;
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function near(actual, expected, what) {
-  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.abs(expected), `${what}: ${actual} vs ${expected}`);
-}
-
-before(() => {
-  assert.ok(cli, 'set GEOTRAIN_CLI to the geotrain binary');
-  assert.ok(fs.existsSync(cli), `no CLI at ${cli}`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geotrain-studies-'));
-});
-
-after(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 test('pareto prints the summary as JSON, the same on every run', () => {
   const pool = write('pool.json', handPool);

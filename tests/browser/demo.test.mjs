@@ -2,33 +2,12 @@
 // the view that shows the finding; closing the tour offers the user's own problem back.
 // Run: node --test tests/browser/demo.test.mjs
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  ensureExamples, launchBrowser, loadModuleInNode, openPage, problemIn, screenshot, setField, startWebServer, waitReady,
+  problemIn, screenshot, setField, useBrowser,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  await ensureExamples();
-  const module = await loadModuleInNode();
-  assert.equal(typeof module.studyJobs, 'function', 'web/wasm/geotrain.js has no studyJobs(): rebuild the wasm module');
-  server = await startWebServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function freshPage() {
-  const opened = await openPage(browser);
-  await opened.page.goto(server.url);
-  await waitReady(opened.page);
-  return opened;
-}
+const { freshPage } = useBrowser({ requireStudies: true });
 
 const waitStep = (page, step, timeout = 60000) => page.waitForFunction((k) => {
   const tour = document.getElementById('tour');

@@ -3,6 +3,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/serve.mjs';
 import { copyExamples } from '../../web/tools/copy-examples.mjs';
@@ -56,6 +58,35 @@ export async function openPage(browser, { contextOptions = {} } = {}) {
 // The page sets <html data-state="ready"> once the editor, the worker and the first check are done.
 export async function waitReady(page, timeout = 20000) {
   await page.waitForSelector('html[data-state="ready"]', { timeout });
+}
+
+// Registers hooks that start the static server and Chromium for one test file
+// and stop them after it; freshPage() opens the planner in a new context (own
+// storage) and waits until it is ready.
+export function useBrowser({ requireStudies = false } = {}) {
+  let server;
+  let browser;
+  before(async () => {
+    await ensureExamples();
+    if (requireStudies) {
+      const module = await loadModuleInNode();
+      assert.equal(typeof module.studyJobs, 'function', 'web/wasm/geotrain.js has no studyJobs(): rebuild the wasm module');
+    }
+    server = await startWebServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    async freshPage(hash = '') {
+      const opened = await openPage(browser);
+      await opened.page.goto(server.url + hash);
+      await waitReady(opened.page);
+      return opened;
+    },
+  };
 }
 
 export async function screenshot(page, name) {

@@ -5,33 +5,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  ARTIFACTS, ensureExamples, launchBrowser, loadModuleInNode, openExample, openPage, REPO_ROOT, screenshot, startWebServer, waitReady,
+  ARTIFACTS, openExample, REPO_ROOT, screenshot, useBrowser,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  await ensureExamples();
-  const module = await loadModuleInNode();
-  assert.equal(typeof module.studyJobs, 'function', 'web/wasm/geotrain.js has no studyJobs(): rebuild the wasm module');
-  server = await startWebServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function freshPage() {
-  const opened = await openPage(browser);
-  await opened.page.goto(server.url);
-  await waitReady(opened.page);
-  return opened;
-}
+const { freshPage } = useBrowser({ requireStudies: true });
 
 async function runStudy(page, { kind, lambdas, values, seeds, method = 'memetic', timeLimit = '' }) {
   await page.selectOption('#study-kind', kind);
