@@ -16,32 +16,18 @@
 #include <string>
 
 #include "input_error.hpp"
+#include "problem_doc.hpp"
 
 namespace geotrain {
 namespace {
 
 using json = nlohmann::json;
+using testing::hand_problem;
 
 #define EXPECT_REL(actual, expected) EXPECT_NEAR((actual), (expected), 1e-9 * std::fabs(expected))
 
 constexpr double kGiB = 1073741824.0;
 
-json hand_problem() {
-  return json::parse(R"({
-    "name": "hand pool",
-    "model": {"hidden_size": 1000, "num_layers": 4, "seq_length": 1000, "vocab_size": 1000,
-              "micro_batch_size": 1, "global_batch_size": 4},
-    "gpus": [
-      {"id": "g0", "peak_tflops": 100, "memory_gib": 80, "idle_w": 50, "active_w": 250},
-      {"id": "g1", "peak_tflops": 50, "memory_gib": 80, "idle_w": 10, "active_w": 60},
-      {"id": "g2", "peak_tflops": 100, "memory_gib": 80, "idle_w": 20, "active_w": 120}
-    ],
-    "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1},
-                "links": [{"from": "g1", "to": "g0", "bandwidth_gbps": 100, "latency_ms": 0.5},
-                          {"from": "g2", "to": "g1", "bandwidth_gbps": 40, "latency_ms": 0}]},
-    "objective": {"lambda": 0.5, "t_ref_ms": 10, "e_ref_j": 2}
-  })");
-}
 
 const char* kThreeStagePlan =
     R"({"stages": [{"gpu": "g0", "layers": 1}, {"gpu": "g1", "layers": 2}, {"gpu": "g2", "layers": 1}]})";

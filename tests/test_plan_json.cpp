@@ -8,26 +8,15 @@
 #include "input_error.hpp"
 #include "plan_json.hpp"
 #include "problem_json.hpp"
+#include "problem_doc.hpp"
 
 namespace geotrain {
 namespace {
 
 using json = nlohmann::json;
 
-// Three GPUs, L = 4.
-Problem three_gpus() {
-  return parse_problem_text(R"({
-    "model": {"hidden_size": 1000, "num_layers": 4, "seq_length": 1000, "vocab_size": 1000,
-              "micro_batch_size": 1, "global_batch_size": 4},
-    "gpus": [
-      {"id": "g0", "peak_tflops": 100, "memory_gib": 80, "idle_w": 50, "active_w": 250},
-      {"id": "g1", "peak_tflops": 50, "memory_gib": 80, "idle_w": 10, "active_w": 60},
-      {"id": "g2", "peak_tflops": 100, "memory_gib": 80, "idle_w": 20, "active_w": 120}
-    ],
-    "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1}}
-  })")
-      .problem;
-}
+// Three GPUs, L = 4: the shared hand pool.
+Problem three_gpus() { return parse_problem(testing::hand_problem()).problem; }
 
 std::vector<std::string> plan_errors(const std::string& text) {
   try {

@@ -30,6 +30,7 @@
 #include "pareto.hpp"
 #include "problem_json.hpp"
 #include "random_pool.hpp"
+#include "problem_doc.hpp"
 
 namespace geotrain {
 namespace {
@@ -40,21 +41,11 @@ using testing::random_pool;
 
 #define EXPECT_REL(actual, expected) EXPECT_NEAR((actual), (expected), 1e-9 * std::fabs(expected))
 
+// The shared hand pool with g0 on site X and g1, g2 on site Y.
 json hand_problem() {
-  return json::parse(R"({
-    "name": "hand pool",
-    "model": {"hidden_size": 1000, "num_layers": 4, "seq_length": 1000, "vocab_size": 1000,
-              "micro_batch_size": 1, "global_batch_size": 4},
-    "gpus": [
-      {"id": "g0", "peak_tflops": 100, "memory_gib": 80, "idle_w": 50, "active_w": 250, "site": "X"},
-      {"id": "g1", "peak_tflops": 50, "memory_gib": 80, "idle_w": 10, "active_w": 60, "site": "Y"},
-      {"id": "g2", "peak_tflops": 100, "memory_gib": 80, "idle_w": 20, "active_w": 120, "site": "Y"}
-    ],
-    "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1},
-                "links": [{"from": "g1", "to": "g0", "bandwidth_gbps": 100, "latency_ms": 0.5},
-                          {"from": "g2", "to": "g1", "bandwidth_gbps": 40, "latency_ms": 0}]},
-    "objective": {"lambda": 0.5, "t_ref_ms": 10, "e_ref_j": 2}
-  })");
+  json problem = testing::hand_problem();
+  for (std::size_t g = 0; g < problem["gpus"].size(); ++g) problem["gpus"][g]["site"] = g == 0 ? "X" : "Y";
+  return problem;
 }
 
 std::string read_example(const std::string& name) {
