@@ -7,7 +7,7 @@
 //   memory per layer: 4 P kappa = 9.6e7 bytes plus (Q + 1) * 2e7; head 1.2e7 bytes
 #include <string>
 
-#include "problem.hpp"
+#include "model/problem.hpp"
 
 namespace geotrain::testing {
 

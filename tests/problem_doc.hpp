@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "input_error.hpp"
-#include "problem_json.hpp"
+#include "model/input_error.hpp"
+#include "model/problem_json.hpp"
 
 namespace geotrain::testing {
 

@@ -4,8 +4,8 @@
 // plans out. Drawn from geotrain::Rng so every platform sees the same pools.
 #include <string>
 
-#include "problem.hpp"
-#include "random.hpp"
+#include "model/problem.hpp"
+#include "search/random.hpp"
 
 namespace geotrain::testing {
 

@@ -7,7 +7,7 @@
 //   compute 7.2e-4, 2.88e-3, 7.8e-4 s;  forward 2.6e-3, 2.6e-3, 0;  backward 0, 6.6e-4, 4e-4
 //   tau 3.32e-3, 6.14e-3, 1.18e-3;  T = 29.06e-3 s;  E = 3.7888 J;  bottleneck stage 1
 //   memory 1.76e8, 3.52e8, 1.88e8 bytes (/ 2^30 GiB)
-#include "api.hpp"
+#include "api/api.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "input_error.hpp"
+#include "model/input_error.hpp"
 #include "problem_doc.hpp"
 
 namespace geotrain {

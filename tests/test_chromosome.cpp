@@ -1,7 +1,7 @@
 // The memetic algorithm's encoding and its population side: decoding,
 // contiguity, the initial population and its fallback, selection,
 // deduplication and replacement.
-#include "chromosome.hpp"
+#include "search/chromosome.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "feasibility.hpp"
-#include "population.hpp"
+#include "model/feasibility.hpp"
+#include "search/population.hpp"
 #include "random_pool.hpp"
 #include "test_support.hpp"
 

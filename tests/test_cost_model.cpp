@@ -20,14 +20,14 @@
 //   memory: 4 P kappa = 4 * 12 H^2 * 2 = 9.6e7 bytes per layer;
 //           alpha kappa u T H = 10 * 2 * 1e6 = 2e7 bytes per layer and retained micro-batch
 //           head: 4 H V kappa + 2 kappa u T V = 8e6 + 4e6 = 1.2e7 bytes
-#include "cost_model.hpp"
+#include "model/cost_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "plan_report.hpp"
+#include "model/plan_report.hpp"
 
 namespace geotrain {
 namespace {

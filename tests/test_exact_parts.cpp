@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "exact_hand_pools.hpp"
-#include "exact_incumbent.hpp"
-#include "feasibility.hpp"
-#include "gpu_symmetry.hpp"
-#include "lower_bounds.hpp"
+#include "search/exact_incumbent.hpp"
+#include "model/feasibility.hpp"
+#include "search/gpu_symmetry.hpp"
+#include "search/lower_bounds.hpp"
 #include "random_pool.hpp"
 
 namespace geotrain {

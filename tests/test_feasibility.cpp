@@ -2,15 +2,15 @@
 // reason given when nothing fits. Model: H = T = V = 1000, u = 1, fp16:
 //   bytes per layer 9.6e7 + (Q + 1) * 2e7: Q = 1 -> 1.36e8, Q = 2 -> 1.56e8, Q = 3 -> 1.76e8
 //   the last stage also holds the head, 1.2e7
-#include "feasibility.hpp"
+#include "model/feasibility.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "brute_force.hpp"
-#include "input_error.hpp"
-#include "plan_space.hpp"
+#include "search/brute_force.hpp"
+#include "model/input_error.hpp"
+#include "search/plan_space.hpp"
 #include "test_support.hpp"
 
 namespace geotrain {

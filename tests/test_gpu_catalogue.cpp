@@ -1,4 +1,4 @@
-#include "gpu_catalogue.hpp"
+#include "model/gpu_catalogue.hpp"
 
 #include <gtest/gtest.h>
 

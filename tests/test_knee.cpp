@@ -1,7 +1,7 @@
 // Kneedle on curves whose knees are worked out by hand. For a decreasing
 // curve normalised to [0, 1] x [0, 1] the chord runs from (0, 1) to (1, 0),
 // so a point's distance below it is (1 - x - y) / sqrt(2).
-#include "knee.hpp"
+#include "studies/knee.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cost_model.hpp"
-#include "input_error.hpp"
-#include "network.hpp"
-#include "problem_json.hpp"
+#include "model/cost_model.hpp"
+#include "model/input_error.hpp"
+#include "model/network.hpp"
+#include "model/problem_json.hpp"
 
 namespace geotrain {
 namespace {

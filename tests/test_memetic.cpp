@@ -1,7 +1,7 @@
 // The memetic algorithm as a whole: optimality against brute force on small
 // pools, validity, reproducibility, stepping, cancelling, stopping rules and
 // settings validation.
-#include "memetic.hpp"
+#include "search/memetic.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "brute_force.hpp"
-#include "feasibility.hpp"
+#include "search/brute_force.hpp"
+#include "model/feasibility.hpp"
 #include "random_pool.hpp"
 
 namespace geotrain {

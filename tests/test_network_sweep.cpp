@@ -1,7 +1,7 @@
 // Rescaling cross-site links for the network sweeps, and the property the
 // sweeps rest on: on small pools, more bandwidth or less latency never makes
 // the exact optimum worse.
-#include "network_sweep.hpp"
+#include "studies/network_sweep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "exact.hpp"
-#include "feasibility.hpp"
-#include "problem_json.hpp"
+#include "search/exact.hpp"
+#include "model/feasibility.hpp"
+#include "model/problem_json.hpp"
 #include "random_pool.hpp"
 
 namespace geotrain {

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <vector>
 
-#include "boundary_crossover.hpp"
-#include "chromosome.hpp"
-#include "feasibility.hpp"
-#include "local_search.hpp"
-#include "mutation.hpp"
-#include "population.hpp"
+#include "search/boundary_crossover.hpp"
+#include "search/chromosome.hpp"
+#include "model/feasibility.hpp"
+#include "search/local_search.hpp"
+#include "search/mutation.hpp"
+#include "search/population.hpp"
 #include "random_pool.hpp"
 #include "test_support.hpp"
 

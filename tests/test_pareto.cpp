@@ -1,12 +1,12 @@
 // Frontier, dominance, knee and the deltas of Table 7, on hand examples and
 // on the paper's own Table 7 figures.
-#include "pareto.hpp"
+#include "studies/pareto.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "random.hpp"
+#include "search/random.hpp"
 
 namespace geotrain {
 namespace {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "api.hpp"
-#include "input_error.hpp"
-#include "plan_json.hpp"
-#include "problem_json.hpp"
+#include "api/api.hpp"
+#include "model/input_error.hpp"
+#include "model/plan_json.hpp"
+#include "model/problem_json.hpp"
 #include "problem_doc.hpp"
 
 namespace geotrain {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "input_error.hpp"
+#include "model/input_error.hpp"
 #include "problem_doc.hpp"
-#include "problem_json.hpp"
+#include "model/problem_json.hpp"
 
 namespace geotrain {
 namespace {

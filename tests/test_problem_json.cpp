@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cost_model.hpp"
-#include "input_error.hpp"
-#include "problem_json.hpp"
+#include "model/cost_model.hpp"
+#include "model/input_error.hpp"
+#include "model/problem_json.hpp"
 #include "problem_doc.hpp"
 
 namespace geotrain {

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cost_model.hpp"
-#include "input_error.hpp"
+#include "model/cost_model.hpp"
+#include "model/input_error.hpp"
 #include "problem_doc.hpp"
-#include "problem_json.hpp"
-#include "random.hpp"
+#include "model/problem_json.hpp"
+#include "search/random.hpp"
 
 namespace geotrain {
 namespace {

@@ -12,7 +12,7 @@
 //           objective 0.5 * 1.176 + 0.5 * 0.7056 = 0.9408
 //   [g0:4]: T = 11.76 ms, E = 0.01176 * 50 + 4 * 200 * 2.94e-3 = 0.588 + 2.352 = 2.94 J
 //   [g1:4]: tau = 5.88 ms, T = 23.52 ms, E = 0.2352 + 4 * 50 * 5.88e-3 = 1.4112 J, objective 1.5288
-#include "studies.hpp"
+#include "studies/studies.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,14 +21,14 @@
 #include <functional>
 #include <sstream>
 
-#include "api.hpp"
-#include "brute_force.hpp"
-#include "exact.hpp"
-#include "feasibility.hpp"
-#include "input_error.hpp"
-#include "memetic.hpp"
-#include "pareto.hpp"
-#include "problem_json.hpp"
+#include "api/api.hpp"
+#include "search/brute_force.hpp"
+#include "search/exact.hpp"
+#include "model/feasibility.hpp"
+#include "model/input_error.hpp"
+#include "search/memetic.hpp"
+#include "studies/pareto.hpp"
+#include "model/problem_json.hpp"
 #include "random_pool.hpp"
 #include "problem_doc.hpp"
 

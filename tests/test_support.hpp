@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
-#include "problem.hpp"
+#include "model/plan.hpp"
+#include "model/problem.hpp"
 
 namespace geotrain::testing {
 

@@ -2,12 +2,12 @@
 // nothing itself and hands JSON text to the same core calls the CLI makes.
 #include <emscripten/bind.h>
 
-#include "api.hpp"
-#include "planning_session.hpp"
+#include "api/api.hpp"
+#include "api/planning_session.hpp"
 #include "conversions.hpp"
-#include "gpu_catalogue.hpp"
-#include "problem_json.hpp"
-#include "studies.hpp"
+#include "model/gpu_catalogue.hpp"
+#include "model/problem_json.hpp"
+#include "studies/studies.hpp"
 
 namespace {
 

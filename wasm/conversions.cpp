@@ -1,7 +1,7 @@
 #include "conversions.hpp"
 
-#include "api.hpp"
-#include "problem_json.hpp"
+#include "api/api.hpp"
+#include "model/problem_json.hpp"
 
 namespace geotrain::wasm {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "api.hpp"
-#include "input_error.hpp"
-#include "studies.hpp"
+#include "api/api.hpp"
+#include "model/input_error.hpp"
+#include "studies/studies.hpp"
 
 namespace {
 

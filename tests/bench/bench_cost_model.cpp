@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "cost_model.hpp"
-#include "random.hpp"
-#include "references.hpp"
+#include "model/cost_model.hpp"
+#include "search/random.hpp"
+#include "api/references.hpp"
 #include "scaling_pool.hpp"
 
 namespace {

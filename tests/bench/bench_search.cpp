@@ -3,10 +3,10 @@
 // generations, T_iter of its plan and of metis-improved's, and the gain.
 #include <benchmark/benchmark.h>
 
-#include "baselines.hpp"
-#include "exact.hpp"
-#include "memetic.hpp"
-#include "planner.hpp"
+#include "search/baselines.hpp"
+#include "search/exact.hpp"
+#include "search/memetic.hpp"
+#include "api/planner.hpp"
 #include "scaling_pool.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "problem_json.hpp"
+#include "model/problem_json.hpp"
 
 namespace geotrain::bench {
 

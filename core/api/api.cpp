@@ -1,0 +1,148 @@
+#include "api/api.hpp"
+
+#include "model/gpu_catalogue.hpp"
+#include "model/input_error.hpp"
+#include "model/json_fields.hpp"
+#include "model/plan_json.hpp"
+#include "model/plan_report.hpp"
+#include "model/problem_json.hpp"
+#include "api/references.hpp"
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+void add_objective_settings(json& out, const Problem& problem, const References& refs) {
+  out["lambda"] = problem.objective.lambda;
+  out["t_ref_ms"] = refs.t_ref_ms;
+  out["e_ref_j"] = refs.e_ref_j;
+  out["references"] = refs.source;
+}
+
+void add_warnings(json& out, const std::vector<std::string>& warnings) {
+  if (!warnings.empty()) out["warnings"] = warnings;
+}
+
+}  // namespace
+
+json evaluate_request(const std::string& problem_text, const std::string& plan_text) {
+  const ParsedProblem parsed = parse_problem_text(problem_text);
+  const Plan plan = parse_plan(parse_json_text(plan_text, "plan"), parsed.problem);
+  CostModel model(parsed.problem);
+  const References refs = apply_references(parsed.problem, model);
+  json out = {{"problem", parsed.problem.name}};
+  out.update(report_to_json(report_plan(model, plan), parsed.problem));
+  add_objective_settings(out, parsed.problem, refs);
+  add_warnings(out, parsed.warnings);
+  return out;
+}
+
+SolveOptions parse_solve_options(const nlohmann::json& options) {
+  FieldReader r;
+  SolveOptions out;
+  if (options.is_null()) return out;
+  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes", "stage_count"}))
+    throw InputError(r.errors());
+  if (auto name = r.string(options, "options", "method", false)) {
+    if (auto method = method_from_name(*name)) out.method = *method;
+    else r.error("options.method", "must be one of " + method_names() + ", got " + FieldReader::describe(*name));
+  }
+  if (auto seed = r.integer(options, "options", "seed", false, 0, (std::int64_t{1} << 53) - 1))
+    out.seed = static_cast<std::uint64_t>(*seed);
+  out.lambda = r.number(options, "options", "lambda", false, Range::unit_closed);
+  out.time_limit_s = r.number(options, "options", "time_limit_s", false, Range::positive);
+  if (out.time_limit_s && *out.time_limit_s > 86400) {
+    r.error("options.time_limit_s", "must be at most 86400 (one day), got " + FieldReader::describe(*out.time_limit_s));
+  }
+  out.max_nodes = r.integer(options, "options", "max_nodes", false, 1, std::int64_t{1} << 50);
+  if (auto stages = r.integer(options, "options", "stage_count", false, 1, kMaxGpus))
+    out.stage_count = static_cast<int>(*stages);
+  if (!r.errors().empty()) throw InputError(r.errors());
+  return out;
+}
+
+json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
+                          const std::vector<std::string>& warnings) {
+  const Problem& problem = prepared.problem;
+  const PlanReport report = report_plan(prepared.model, r.plan);
+  json out = {{"method", r.method}, {"problem", problem.name}};
+  out["stages"] = plan_to_json(r.plan, problem)["stages"];
+  out["iteration_ms"] = report.cost.iteration_s * 1000.0;
+  out["energy_j"] = report.cost.energy_j;
+  out["objective"] = report.cost.objective;
+  out["feasible"] = report.cost.feasible;
+  out["gpus_used"] = r.plan.size();
+  out["bottleneck_stage"] = report.cost.bottleneck;
+  add_objective_settings(out, problem, prepared.references);
+  out["evaluations"] = r.evaluations;
+  out["elapsed_ms"] = r.elapsed_ms;
+  out["stop_reason"] = r.stop_reason;
+  if (r.method == "memetic") {
+    out["generations"] = r.generations;
+    out["seed"] = problem.search.seed;
+  }
+  if (r.method == "metis-improved") out["seed"] = problem.search.seed;
+  if (r.optimal) out["optimal"] = *r.optimal;
+  if (r.gap) out["gap"] = *r.gap;
+  if (r.method == "exact") out["nodes"] = r.nodes;
+  out["micro_batches"] = problem.model.micro_batches();
+  out["stage_metrics"] = stage_reports_to_json(report, problem);
+  add_warnings(out, warnings);
+  return out;
+}
+
+json solve_request(const std::string& problem_text, const SolveOptions& options, const ProgressCallback& progress) {
+  ParsedProblem parsed = parse_problem_text(problem_text);
+  const PreparedProblem prepared = prepare_problem(std::move(parsed.problem), options);
+  return solve_result_to_json(prepared, run_method(prepared, options, progress), parsed.warnings);
+}
+
+json progress_to_json(const Progress& progress, const Problem& problem) {
+  json out = {{"generation", progress.generation},
+              {"evaluations", progress.evaluations},
+              {"elapsed_ms", progress.elapsed_ms}};
+  if (progress.has_plan) {
+    out["stages"] = plan_to_json(progress.best_plan, problem)["stages"];
+    out["iteration_ms"] = progress.best_cost.iteration_s * 1000.0;
+    out["energy_j"] = progress.best_cost.energy_j;
+    out["objective"] = progress.best_cost.objective;
+  }
+  return out;
+}
+
+json validate_request(const std::string& problem_text) {
+  const ParsedProblem parsed = parse_problem_text(problem_text);
+  return {{"problem", problem_to_json(parsed.problem)}, {"warnings", parsed.warnings}};
+}
+
+json catalogue_json() {
+  json list = json::array();
+  for (const auto& e : gpu_catalogue()) {
+    list.push_back({{"type", e.name},
+                    {"fp16_tflops", e.fp16_tflops},
+                    {"bf16_tflops", e.bf16_tflops},
+                    {"fp32_tflops", e.fp32_tflops},
+                    {"memory_gib", e.memory_gib},
+                    {"idle_w", e.idle_w},
+                    {"active_w", e.active_w},
+                    {"source", e.source}});
+  }
+  return list;
+}
+
+json error_to_json(const std::exception& error) {
+  json messages = json::array();
+  std::string kind = "internal";
+  if (auto* input = dynamic_cast<const InputError*>(&error)) {
+    kind = "input";
+    for (const auto& m : input->messages()) messages.push_back(m);
+  } else {
+    if (dynamic_cast<const PlanningError*>(&error)) kind = "planning";
+    messages.push_back(error.what());
+  }
+  return {{"error", {{"kind", kind}, {"messages", messages}}}};
+}
+
+}  // namespace geotrain

@@ -1,0 +1,102 @@
+#include "api/planner.hpp"
+
+#include "search/baselines.hpp"
+#include "search/brute_force.hpp"
+#include "search/exact.hpp"
+#include "model/feasibility.hpp"
+#include "model/input_error.hpp"
+#include "search/memetic.hpp"
+#include "search/stopwatch.hpp"
+
+namespace geotrain {
+
+namespace {
+
+// The exact solver's first upper bound: the better of metis-improved and a
+// short memetic run (capped so that it stays a small share of the budget).
+Plan exact_incumbent(const PreparedProblem& prepared) {
+  const CostModel& model = prepared.model;
+  SolveResult best = run_metis_improved(model, prepared.problem.search.seed);
+  SearchSettings quick = prepared.problem.search;
+  quick.max_generations = std::min(quick.max_generations, 100);
+  quick.time_limit_s = std::min(quick.time_limit_s * 0.1, 2.0);
+  const SolveResult memetic = MemeticAlgorithm(quick).evolve(model);
+  if (!best.cost.feasible || (memetic.cost.feasible && memetic.cost.objective < best.cost.objective)) best = memetic;
+  return best.plan;
+}
+
+constexpr Method kMethods[] = {Method::memetic, Method::exact,          Method::brute_force,
+                               Method::metis,   Method::metis_improved, Method::uniform};
+}
+
+const char* method_name(Method method) {
+  switch (method) {
+    case Method::memetic: return "memetic";
+    case Method::exact: return "exact";
+    case Method::brute_force: return "brute-force";
+    case Method::metis: return "metis";
+    case Method::metis_improved: return "metis-improved";
+    case Method::uniform: return "uniform";
+  }
+  return "";
+}
+
+std::optional<Method> method_from_name(const std::string& name) {
+  for (Method m : kMethods)
+    if (name == method_name(m)) return m;
+  return std::nullopt;
+}
+
+std::string method_names() {
+  std::string text;
+  for (Method m : kMethods) text += (text.empty() ? "" : "|") + std::string(method_name(m));
+  return text;
+}
+
+bool honours_stage_count(Method method) {
+  return method == Method::memetic || method == Method::exact || method == Method::brute_force;
+}
+
+Problem with_overrides(Problem problem, const SolveOptions& options) {
+  if (options.seed) problem.search.seed = *options.seed;
+  if (options.lambda) problem.objective.lambda = *options.lambda;
+  if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
+  return problem;
+}
+
+PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
+  if (options.stage_count && !honours_stage_count(options.method))
+    throw InputError(std::string("options.stage_count: the ") + method_name(options.method) +
+                     " method chooses its own GPUs; only memetic, exact and brute-force take a stage count");
+  Problem pr = with_overrides(std::move(problem), options);
+  CostModel model(pr);
+  References refs = apply_references(pr, model);
+  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  if (!any_feasible_plan(model)) throw PlanningError(infeasibility_reason(model, pr));
+  return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
+}
+
+SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options, const ProgressCallback& progress) {
+  const CostModel& model = prepared.model;
+  Stopwatch clock;
+  SolveResult result;
+  switch (options.method) {
+    case Method::memetic: result = MemeticAlgorithm(prepared.problem.search).evolve(model, progress); break;
+    case Method::exact: {
+      ExactSettings settings;
+      settings.time_limit_s = prepared.problem.search.time_limit_s;
+      if (options.max_nodes) settings.max_nodes = *options.max_nodes;
+      result = solve_exact(model, settings, exact_incumbent(prepared), progress);
+      break;
+    }
+    case Method::brute_force: result = brute_force(model, kBruteForceMaxPlans, progress); break;
+    case Method::metis: result = run_metis(model); break;
+    case Method::metis_improved: result = run_metis_improved(model, prepared.problem.search.seed); break;
+    case Method::uniform: result = run_uniform(model); break;
+  }
+  result.elapsed_ms = clock.elapsed_ms();
+  return result;
+}
+
+
+}  // namespace geotrain

@@ -1,0 +1,58 @@
+#pragma once
+// One entry point for every planning method: applies the caller's overrides to
+// the problem, installs the objective's references, checks that some plan is
+// feasible at all, runs the method and times it.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/cost_model.hpp"
+#include "model/problem.hpp"
+#include "api/references.hpp"
+#include "search/solve_result.hpp"
+
+namespace geotrain {
+
+enum class Method { memetic, exact, brute_force, metis, metis_improved, uniform };
+
+const char* method_name(Method method);
+std::optional<Method> method_from_name(const std::string& name);
+// "memetic|exact|brute-force|metis|metis-improved|uniform"
+std::string method_names();
+
+struct SolveOptions {
+  Method method = Method::memetic;
+  std::optional<std::uint64_t> seed;       // overrides search.seed
+  std::optional<double> lambda;            // overrides objective.lambda
+  std::optional<double> time_limit_s;      // overrides search.time_limit_s
+  std::optional<std::int64_t> max_nodes;   // exact: node budget
+  // Plans of exactly this many stages (GPUs) only; memetic, exact and
+  // brute-force honour it, the baselines choose their own and refuse it.
+  std::optional<int> stage_count;
+};
+
+// Whether the method can be held to a fixed stage count.
+bool honours_stage_count(Method method);
+
+// A problem ready for a method: overrides applied, references installed in
+// its cost model, and known to have at least one feasible plan.
+struct PreparedProblem {
+  Problem problem;
+  CostModel model;
+  References references;
+};
+
+// Throws PlanningError, with the reason, when no plan fits in memory (with
+// options.stage_count stages, when set); InputError when the method cannot
+// honour a stage count. References come from the problem alone, never from
+// the stage count.
+PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
+
+// Runs the options' method to the end and times it.
+SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options,
+                       const ProgressCallback& progress = {});
+
+// The problem with the options' overrides applied.
+Problem with_overrides(Problem problem, const SolveOptions& options);
+
+}  // namespace geotrain

@@ -1,0 +1,70 @@
+#include "api/planning_session.hpp"
+
+#include "api/api.hpp"
+#include "model/input_error.hpp"
+#include "search/memetic.hpp"
+#include "model/problem_json.hpp"
+#include "search/stopwatch.hpp"
+
+namespace geotrain {
+
+PlanningSession::PlanningSession(const std::string& problem_text, const SolveOptions& options) : options_(options) {
+  ParsedProblem parsed = parse_problem_text(problem_text);
+  warnings_ = std::move(parsed.warnings);
+  prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
+  if (options.method == Method::memetic)
+    memetic_ = std::make_unique<MemeticRun>(prepared_->model, prepared_->problem.search);
+}
+
+PlanningSession::~PlanningSession() = default;
+
+bool PlanningSession::step(double budget_ms) {
+  if (finished_) return true;
+  if (!memetic_) {
+    result_ = run_method(*prepared_, options_);
+    finished_ = true;
+    return true;
+  }
+  Stopwatch slice;
+  do {
+    if (!memetic_->step()) break;
+  } while (slice.elapsed_ms() < budget_ms);
+  finished_ = memetic_->finished();
+  return finished_;
+}
+
+void PlanningSession::cancel() {
+  if (memetic_) memetic_->cancel();
+  finished_ = true;
+}
+
+SolveResult PlanningSession::current_result() const {
+  if (result_) return *result_;
+  if (!memetic_) throw PlanningError("cancelled before the method ran");
+  // The run's own clock: from building its population to its last generation
+  // (or now, while it runs), as solve_request times it; not the caller's
+  // later calls for the result.
+  return memetic_->result();
+}
+
+nlohmann::ordered_json PlanningSession::progress_json() const {
+  Progress p;
+  if (memetic_) {
+    p = memetic_->progress();
+  } else if (result_) {
+    p.evaluations = result_->evaluations;
+    p.elapsed_ms = result_->elapsed_ms;
+    p.has_plan = true;
+    p.best_plan = result_->plan;
+    p.best_cost = result_->cost;
+  }
+  nlohmann::ordered_json out = progress_to_json(p, prepared_->problem);
+  out["done"] = finished_;
+  return out;
+}
+
+nlohmann::ordered_json PlanningSession::result_json() const {
+  return solve_result_to_json(*prepared_, current_result(), warnings_);
+}
+
+}  // namespace geotrain

@@ -1,0 +1,51 @@
+#pragma once
+// A planning run that advances in slices of wall time, so that a caller
+// without threads (the browser's worker) can report progress between slices
+// and cancel. The memetic algorithm advances a generation at a time; other
+// methods finish within their first slice. Results are identical to
+// solve_request's for the same problem and options.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/planner.hpp"
+
+namespace geotrain {
+
+class MemeticRun;
+
+class PlanningSession {
+ public:
+  // Throws InputError (bad problem or options) or PlanningError (no plan fits).
+  PlanningSession(const std::string& problem_text, const SolveOptions& options);
+  ~PlanningSession();
+  PlanningSession(const PlanningSession&) = delete;
+  PlanningSession& operator=(const PlanningSession&) = delete;
+
+  // Works for about budget_ms (at least one generation); true once finished.
+  // Throws PlanningError when a method refuses.
+  bool step(double budget_ms);
+  void cancel();
+  bool done() const { return finished_; }
+
+  // {generation, evaluations, elapsed_ms, done, and the best plan so far with
+  // its iteration_ms, energy_j and objective once there is one}.
+  nlohmann::ordered_json progress_json() const;
+  // What solve_request prints; after a cancel, the best plan so far.
+  nlohmann::ordered_json result_json() const;
+
+ private:
+  SolveResult current_result() const;
+
+  SolveOptions options_;
+  std::vector<std::string> warnings_;
+  std::unique_ptr<PreparedProblem> prepared_;
+  std::unique_ptr<MemeticRun> memetic_;
+  std::optional<SolveResult> result_;  // set when a non-memetic method has run
+  bool finished_ = false;
+};
+
+}  // namespace geotrain

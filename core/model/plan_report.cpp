@@ -1,0 +1,98 @@
+#include "model/plan_report.hpp"
+
+#include <cstdio>
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+constexpr double kGiB = 1073741824.0;
+}
+
+PlanReport report_plan(const CostModel& model, const Plan& plan) {
+  PlanReport report;
+  report.cost = model.evaluate(plan);
+  const int count = static_cast<int>(plan.size());
+  for (int q = 0; q < count; ++q) {
+    const Stage& s = plan[q];
+    const bool last = q + 1 == count;
+    StageReport r;
+    r.gpu = s.gpu;
+    r.layers = s.layers;
+    r.compute_s = s.layers * model.layer_compute_s(s.gpu) + (last ? model.head_compute_s(s.gpu) : 0.0);
+    r.send_forward_s = last ? 0.0 : model.send_s(s.gpu, plan[q + 1].gpu);
+    r.send_backward_s = q == 0 ? 0.0 : model.send_s(s.gpu, plan[q - 1].gpu);
+    r.stage_s = r.compute_s + r.send_forward_s + r.send_backward_s;
+    r.memory_bytes = model.stage_memory_bytes(s.layers, count, last);
+    r.memory_limit_bytes = model.memory_limit_bytes(s.gpu);
+    r.energy_j = model.idle_w(s.gpu) * report.cost.iteration_s +
+                 model.micro_batches() * (model.active_w(s.gpu) - model.idle_w(s.gpu)) * r.compute_s;
+    report.stages.push_back(r);
+  }
+  return report;
+}
+
+namespace {
+
+// The link a stage sends over, as the problem declares it, for views that show
+// where a send time comes from.
+json link_json(const Problem& problem, int from, int to) {
+  const auto link = resolve_link(problem.network, problem.gpus[from], problem.gpus[to]);
+  if (!link) return nullptr;
+  return {{"to", problem.gpus[to].id},
+          {"bandwidth_gbps", link->link.bandwidth_gbps},
+          {"latency_ms", link->link.latency_ms},
+          {"util", link->link.util},
+          {"source", link_source_name(link->source)}};
+}
+
+}  // namespace
+
+json stage_reports_to_json(const PlanReport& report, const Problem& problem) {
+  json stages = json::array();
+  const std::size_t count = report.stages.size();
+  for (std::size_t q = 0; q < count; ++q) {
+    const StageReport& r = report.stages[q];
+    const Gpu& g = problem.gpus[r.gpu];
+    json s = {{"gpu", g.id},
+              {"type", g.type},
+              {"site", g.site},
+              {"layers", r.layers},
+              {"compute_ms", r.compute_s * 1000.0},
+              {"send_forward_ms", r.send_forward_s * 1000.0},
+              {"send_backward_ms", r.send_backward_s * 1000.0},
+              {"stage_ms", r.stage_s * 1000.0},
+              {"memory_gib", r.memory_bytes / kGiB},
+              {"memory_limit_gib", r.memory_limit_bytes / kGiB},
+              {"energy_j", r.energy_j},
+              {"fits", r.memory_bytes <= r.memory_limit_bytes}};
+    s["link_forward"] = q + 1 < count ? link_json(problem, r.gpu, report.stages[q + 1].gpu) : json(nullptr);
+    s["link_backward"] = q > 0 ? link_json(problem, r.gpu, report.stages[q - 1].gpu) : json(nullptr);
+    stages.push_back(std::move(s));
+  }
+  return stages;
+}
+
+json report_to_json(const PlanReport& report, const Problem& problem) {
+  json violations = json::array();
+  for (std::size_t q = 0; q < report.stages.size(); ++q) {
+    const StageReport& r = report.stages[q];
+    if (r.memory_bytes <= r.memory_limit_bytes) continue;
+    char text[200];
+    std::snprintf(text, sizeof text, "stages[%zu] (%s): needs %.2f GiB, %.2f GiB usable", q,
+                  problem.gpus[r.gpu].id.c_str(), r.memory_bytes / kGiB, r.memory_limit_bytes / kGiB);
+    violations.push_back(text);
+  }
+  return {{"iteration_ms", report.cost.iteration_s * 1000.0},
+          {"energy_j", report.cost.energy_j},
+          {"objective", report.cost.objective},
+          {"feasible", report.cost.feasible},
+          {"bottleneck_stage", report.cost.bottleneck},
+          {"gpus_used", report.stages.size()},
+          {"micro_batches", problem.model.micro_batches()},
+          {"stages", stage_reports_to_json(report, problem)},
+          {"violations", violations}};
+}
+
+}  // namespace geotrain

@@ -1,0 +1,59 @@
+#include "search/chromosome.hpp"
+
+#include <algorithm>
+
+namespace geotrain {
+
+int stage_boundaries(const int* genes, int num_layers, int* out) {
+  int count = 0;
+  for (int b = 1; b < num_layers; ++b)
+    if (genes[b] != genes[b - 1]) out[count++] = b;
+  return count;
+}
+
+int stage_count(const int* genes, int num_layers) {
+  int count = num_layers > 0 ? 1 : 0;
+  for (int b = 1; b < num_layers; ++b) count += genes[b] != genes[b - 1];
+  return count;
+}
+
+Plan decode_genes(const int* genes, int num_layers) {
+  Plan plan;
+  for (int l = 0; l < num_layers; ++l) {
+    if (l == 0 || genes[l] != genes[l - 1]) plan.push_back(Stage{genes[l], 0});
+    ++plan.back().layers;
+  }
+  return plan;
+}
+
+std::vector<int> encode_plan(const Plan& plan) {
+  std::vector<int> genes;
+  for (const Stage& s : plan) genes.insert(genes.end(), static_cast<std::size_t>(s.layers), s.gpu);
+  return genes;
+}
+
+void ContiguityCheck::restart() {
+  std::fill(stamp_.begin(), stamp_.end(), 0u);
+  epoch_ = 1;
+}
+
+bool is_contiguous(const std::vector<int>& genes, int num_gpus) {
+  for (int g : genes)
+    if (g < 0 || g >= num_gpus) return false;
+  ContiguityCheck check(num_gpus);
+  return check(genes.data(), static_cast<int>(genes.size()));
+}
+
+bool is_valid(const CostModel& model, const std::vector<int>& genes) {
+  if (static_cast<int>(genes.size()) != model.num_layers() || genes.empty()) return false;
+  return is_contiguous(genes, model.num_gpus()) && model.evaluate_genes(genes.data()).feasible;
+}
+
+OperatorContext::OperatorContext(const CostModel& model) : model_(model), contiguity_(model.num_gpus()) {
+  const std::size_t size = static_cast<std::size_t>(std::max(model.num_layers(), model.num_gpus()) + 1);
+  for (std::vector<int>* buffer : {&scratch_.genes_a, &scratch_.genes_b, &scratch_.positions, &scratch_.stage_gpu,
+                                   &scratch_.stage_layers, &scratch_.stage_capacity, &scratch_.gpus})
+    buffer->assign(size, 0);
+}
+
+}  // namespace geotrain

@@ -1,0 +1,106 @@
+#pragma once
+// The memetic algorithm's encoding (paper, Sect. 5.1): one GPU index per
+// layer; a stage is a run of equal indices. A chromosome is valid when each
+// GPU's layers are contiguous and every stage fits its GPU's memory (Eq. 19).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "model/cost_model.hpp"
+#include "model/plan.hpp"
+
+namespace geotrain {
+
+struct Chromosome {
+  std::vector<int> genes;  // genes[l] = GPU index of layer l
+  PlanCost cost;           // CostModel::evaluate_genes(genes)
+};
+
+// The search's total order: lower objective first, equal objectives broken by
+// the genes, lexicographically. Total, so that every sort, tournament and
+// replacement is the same on every platform. Inline: sorts call it a lot.
+inline bool fitter(double objective_a, const int* genes_a, double objective_b, const int* genes_b, int num_layers) {
+  if (objective_a != objective_b) return objective_a < objective_b;
+  return std::lexicographical_compare(genes_a, genes_a + num_layers, genes_b, genes_b + num_layers);
+}
+inline bool fitter(const Chromosome& a, const Chromosome& b) {
+  return fitter(a.cost.objective, a.genes.data(), b.cost.objective, b.genes.data(), static_cast<int>(a.genes.size()));
+}
+
+// Stage boundaries: positions b in 1..L-1 with genes[b] != genes[b-1],
+// ascending, written to `out`; returns how many.
+int stage_boundaries(const int* genes, int num_layers, int* out);
+int stage_count(const int* genes, int num_layers);
+
+// Decoding and encoding in one linear scan each.
+Plan decode_genes(const int* genes, int num_layers);
+inline Plan decode_genes(const std::vector<int>& genes) {
+  return decode_genes(genes.data(), static_cast<int>(genes.size()));
+}
+std::vector<int> encode_plan(const Plan& plan);
+
+// Whether every GPU's layers form one run. Reusable: it keeps one stamp per
+// GPU, so a check costs one pass over the genes and allocates nothing.
+class ContiguityCheck {
+ public:
+  explicit ContiguityCheck(int num_gpus) : stamp_(static_cast<std::size_t>(num_gpus), 0) {}
+  // Inline: crossover checks every candidate child.
+  bool operator()(const int* genes, int num_layers) {
+    if (++epoch_ == 0) restart();  // wrapped: old stamps could collide with the new epoch
+    for (int l = 0; l < num_layers; ++l) {
+      if (l > 0 && genes[l] == genes[l - 1]) continue;
+      std::uint32_t& seen = stamp_[static_cast<std::size_t>(genes[l])];
+      if (seen == epoch_) return false;  // a second run of the same GPU
+      seen = epoch_;
+    }
+    return true;
+  }
+
+ private:
+  void restart();
+  std::vector<std::uint32_t> stamp_;  // stamp_[g] == epoch_: g already had a run in this check
+  std::uint32_t epoch_ = 0;
+};
+
+// For tests and callers outside the hot loop: every index in 0..num_gpus-1
+// and each GPU's layers contiguous.
+bool is_contiguous(const std::vector<int>& genes, int num_gpus);
+// The model's length, contiguous and feasible in memory.
+bool is_valid(const CostModel& model, const std::vector<int>& genes);
+
+// What the operators share: the cost model, the count of its evaluations and
+// scratch buffers sized once, so that no operator allocates per evaluation.
+class OperatorContext {
+ public:
+  explicit OperatorContext(const CostModel& model);
+
+  const CostModel& model() const { return model_; }
+  int num_layers() const { return model_.num_layers(); }
+  int num_gpus() const { return model_.num_gpus(); }
+
+  // Every cost-model call of the search goes through here and is counted.
+  PlanCost evaluate(const int* genes) {
+    ++evaluations_;
+    return model_.evaluate_genes(genes);
+  }
+  std::int64_t evaluations() const { return evaluations_; }
+  bool contiguous(const int* genes) { return contiguity_(genes, model_.num_layers()); }
+
+  // Scratch buffers, each max(L, N) + 1 long. An operator may use any of
+  // them during its call; none survives between calls.
+  struct Scratch {
+    std::vector<int> genes_a, genes_b;                           // candidate chromosomes
+    std::vector<int> positions;                                  // cut or split positions
+    std::vector<int> stage_gpu, stage_layers, stage_capacity;    // a decoded plan
+    std::vector<int> gpus;                                       // a list of GPU indices
+  };
+  Scratch& scratch() { return scratch_; }
+
+ private:
+  const CostModel& model_;
+  std::int64_t evaluations_ = 0;
+  ContiguityCheck contiguity_;
+  Scratch scratch_;
+};
+
+}  // namespace geotrain

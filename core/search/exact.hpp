@@ -1,0 +1,30 @@
+#pragma once
+// Exact planning by branch and bound: proves the optimum of the weighted
+// objective or stops at a budget with the best plan and a proven gap.
+// The method, its bounds and why each is valid: core/EXACT.md.
+#include <cstdint>
+
+#include "model/cost_model.hpp"
+#include "model/plan.hpp"
+#include "search/solve_result.hpp"
+
+namespace geotrain {
+
+struct ExactSettings {
+  double time_limit_s = 60;                 // wall-clock budget
+  std::int64_t max_nodes = 2'000'000'000;   // node budget
+  void validate() const;                    // throws std::invalid_argument naming the setting
+};
+
+// Proves the optimum or stops at a budget. Returns the best plan found with:
+// method "exact", optimal = true and gap = 0 when proven (stop_reason
+// "complete"); otherwise optimal = false, gap = (incumbent - best lower
+// bound) / incumbent, stop_reason "time_limit" | "node_limit" | "cancelled".
+// nodes = search nodes expanded; evaluations = complete plans costed.
+// `incumbent` (may be empty; ignored when invalid or infeasible) seeds the
+// upper bound; the solver also builds greedy plans of its own.
+// The caller guarantees any_feasible_plan(model); otherwise PlanningError.
+SolveResult solve_exact(const CostModel& model, const ExactSettings& settings, const Plan& incumbent = {},
+                        const ProgressCallback& progress = {});
+
+}  // namespace geotrain

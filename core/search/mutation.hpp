@@ -1,0 +1,38 @@
+#pragma once
+// Contiguity-preserving mutation (paper, Sect. 5.4, Alg. 3).
+#include "search/chromosome.hpp"
+#include "search/random.hpp"
+
+namespace geotrain {
+
+enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment };
+
+// The three moves, on genes in place. Each keeps every GPU's layers
+// contiguous by construction and returns false, leaving the genes untouched,
+// when it does not apply. They use the context's positions, stage_gpu and gpus
+// scratch (never genes_a or genes_b) and evaluate nothing.
+
+// Lines 2-5: a uniformly drawn boundary b (genes[b] != genes[b-1]) moves the
+// left stage's last layer to the right stage. Needs two stages. With
+// both_ways, a fair coin (drawn after b) may instead move the right stage's
+// first layer to the left stage.
+bool shift_boundary(int* genes, Rng& rng, OperatorContext& context, bool both_ways = false);
+
+// Lines 6-8: two distinct stages, drawn uniformly, trade places; each keeps
+// its GPU and its length, and the stages between them shift accordingly:
+// genes[s1.start : s2.end] <- genes[s2] + genes[s1.end : s2.start] + genes[s1].
+bool swap_stages(int* genes, Rng& rng, OperatorContext& context);
+
+// Lines 10-14: a uniformly drawn stage moves, whole, to a GPU drawn uniformly
+// from those the chromosome does not use. Needs an unused GPU.
+bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context);
+
+// Alg. 3 on a copy of `child`: the kind is drawn uniformly, then the move.
+// The mutant replaces `child` (with its cost) only when it fits in memory
+// (line 15); otherwise, or when the move does not apply, `child` stays as it
+// was. Returns true when `child` changed. One evaluation per applied move.
+bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
+// The same with the kind given (the kind's draw skipped).
+bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
+
+}  // namespace geotrain

@@ -1,0 +1,229 @@
+#include "search/population.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "model/input_error.hpp"
+#include "search/plan_space.hpp"
+
+namespace geotrain {
+
+namespace {
+
+// Partial Fisher-Yates from the front: values[0, count) become a uniform
+// ordered sample without replacement of values[0, size).
+void sample_front(int* values, int size, int count, Rng& rng) {
+  for (int i = 0; i < count; ++i) {
+    const int j = i + static_cast<int>(rng.below(static_cast<std::uint64_t>(size - i)));
+    std::swap(values[i], values[j]);
+  }
+}
+
+// What a Q-stage plan can hold, per GPU, and which GPUs can be its last stage.
+struct StageCapacities {
+  std::vector<int> middle, last;     // max_layers(g, Q, false / true)
+  std::vector<int> eligible_last;    // GPUs j that complete some feasible Q-stage plan as its last stage
+};
+
+StageCapacities stage_capacities(const CostModel& model, int stage_count) {
+  const int N = model.num_gpus(), L = model.num_layers(), others = stage_count - 1;
+  StageCapacities c;
+  c.middle.resize(N);
+  c.last.resize(N);
+  for (int g = 0; g < N; ++g) {
+    c.middle[g] = model.max_layers(g, stage_count, false);
+    c.last[g] = model.max_layers(g, stage_count, true);
+  }
+  if (stage_count < 1 || stage_count > N) return c;
+  std::vector<int> order(N);
+  for (int g = 0; g < N; ++g) order[g] = g;
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return c.middle[a] != c.middle[b] ? c.middle[a] > c.middle[b] : a < b; });
+  std::vector<int> rank(N);
+  std::vector<long long> prefix(N + 1, 0);
+  for (int k = 0; k < N; ++k) rank[order[k]] = k, prefix[k + 1] = prefix[k] + c.middle[order[k]];
+  for (int j = 0; j < N; ++j) {
+    if (c.last[j] < 1) continue;
+    // The `others` largest middle capacities without j's.
+    const bool j_among_top = rank[j] < others;
+    const long long sum = j_among_top ? prefix[others + 1] - c.middle[j] : prefix[others];
+    const int smallest = others == 0 ? 1 : c.middle[order[j_among_top ? others : others - 1]];
+    if (smallest >= 1 && c.last[j] + sum >= L) c.eligible_last.push_back(j);
+  }
+  return c;
+}
+
+// The stage counts both samplers draw from: 1..min(L, N), narrowed to the
+// model's allowed range (CostModel::set_stage_count_range), so that a fixed
+// stage count wastes no draws; empty when fewest > most. Unrestricted, the
+// draws (and so every run) are exactly as before.
+struct StageCountRange {
+  int fewest, most;
+};
+
+StageCountRange drawable_stage_counts(const CostModel& model) {
+  return {model.fewest_stages(), std::min({model.num_layers(), model.num_gpus(), model.most_stages()})};
+}
+
+}  // namespace
+
+void draw_uniform_plan(Rng& rng, OperatorContext& context, int* genes) {
+  const int L = context.num_layers(), N = context.num_gpus();
+  OperatorContext::Scratch& scratch = context.scratch();
+  const StageCountRange range = drawable_stage_counts(context.model());
+  const int stages = rng.uniform_int(range.fewest, range.most);
+  int* splits = scratch.positions.data();
+  for (int b = 1; b < L; ++b) splits[b - 1] = b;
+  sample_front(splits, L - 1, stages - 1, rng);
+  std::sort(splits, splits + stages - 1);
+  splits[stages - 1] = L;
+  int* gpus = scratch.gpus.data();
+  for (int g = 0; g < N; ++g) gpus[g] = g;
+  sample_front(gpus, N, stages, rng);
+  for (int q = 0, l = 0; q < stages; ++q)
+    for (; l < splits[q]; ++l) genes[l] = gpus[q];
+}
+
+CapacityPlanSampler::CapacityPlanSampler(const CostModel& model) : model_(model) {
+  const StageCountRange range = drawable_stage_counts(model);
+  for (int q = range.fewest; q <= range.most; ++q)
+    if (!stage_capacities(model, q).eligible_last.empty()) stage_counts_.push_back(q);
+}
+
+bool CapacityPlanSampler::draw(Rng& rng, int* genes) {
+  if (stage_counts_.empty()) return false;
+  const int N = model_.num_gpus(), L = model_.num_layers();
+  const int stages = stage_counts_[rng.below(stage_counts_.size())];
+  const StageCapacities c = stage_capacities(model_, stages);
+  const int last = c.eligible_last[rng.below(c.eligible_last.size())];
+
+  // Q - 1 other GPUs at random, then exchanged toward the largest capacities
+  // (i-th smallest member for i-th largest outsider) until they hold the rest.
+  std::vector<int> pool;
+  for (int g = 0; g < N; ++g)
+    if (g != last) pool.push_back(g);
+  const int others = stages - 1;
+  sample_front(pool.data(), static_cast<int>(pool.size()), others, rng);
+  auto members = pool.begin(), outsiders = pool.begin() + others;
+  auto smaller = [&](int a, int b) { return c.middle[a] != c.middle[b] ? c.middle[a] < c.middle[b] : a < b; };
+  auto larger = [&](int a, int b) { return c.middle[a] != c.middle[b] ? c.middle[a] > c.middle[b] : a < b; };
+  std::sort(members, outsiders, smaller);
+  std::sort(outsiders, pool.end(), larger);
+  long long held = c.last[last];
+  for (int i = 0; i < others; ++i) held += c.middle[members[i]];
+  const int swaps = std::min(others, static_cast<int>(pool.end() - outsiders));
+  for (int i = 0; i < swaps; ++i) {
+    if (held >= L && c.middle[members[i]] >= 1) break;
+    if (c.middle[outsiders[i]] <= c.middle[members[i]]) break;
+    held += c.middle[outsiders[i]] - c.middle[members[i]];
+    std::swap(members[i], outsiders[i]);
+  }
+  int fewest = L;
+  for (int i = 0; i < others; ++i) fewest = std::min(fewest, c.middle[members[i]]);
+  if (held < L || fewest < 1) return false;  // cannot happen for an eligible last GPU
+  rng.shuffle(members, outsiders);
+
+  // One layer each, then the rest one at a time to a stage with room.
+  std::vector<int> gpu(members, outsiders), capacity(stages), layers(stages, 1), open;
+  gpu.push_back(last);
+  for (int q = 0; q < stages; ++q) {
+    capacity[q] = q + 1 == stages ? c.last[gpu[q]] : c.middle[gpu[q]];
+    if (capacity[q] > 1) open.push_back(q);
+  }
+  for (int left = L - stages; left > 0; --left) {
+    if (open.empty()) return false;  // cannot happen: the stages hold at least L
+    const std::size_t k = rng.below(open.size());
+    const int q = open[k];
+    if (++layers[q] == capacity[q]) open[k] = open.back(), open.pop_back();
+  }
+  for (int q = 0, l = 0; q < stages; ++q) l = static_cast<int>(std::fill_n(genes + l, layers[q], gpu[q]) - genes);
+  return true;
+}
+
+std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& context) {
+  const int L = context.num_layers();
+  const double space = plan_space_size(context.num_gpus(), L);
+  const int wanted = space < size ? static_cast<int>(space) : size;
+  std::vector<Chromosome> population;
+  std::set<std::vector<int>> drawn;
+  std::vector<int> genes(static_cast<std::size_t>(L));
+  auto offer = [&]() {
+    if (drawn.count(genes)) return;  // a duplicate costs no evaluation
+    const PlanCost cost = context.evaluate(genes.data());
+    if (!cost.feasible) return;
+    drawn.insert(genes);
+    population.push_back(Chromosome{genes, cost});
+  };
+  const StageCountRange range = drawable_stage_counts(context.model());
+  const std::int64_t uniform_draws =
+      range.fewest <= range.most ? static_cast<std::int64_t>(kUniformDrawsPerIndividual) * wanted : 0;
+  for (std::int64_t d = 0; d < uniform_draws && static_cast<int>(population.size()) < wanted; ++d) {
+    draw_uniform_plan(rng, context, genes.data());
+    offer();
+  }
+  if (static_cast<int>(population.size()) < wanted) {
+    CapacityPlanSampler sampler(context.model());
+    const std::int64_t capacity_draws = static_cast<std::int64_t>(kCapacityDrawsPerIndividual) * wanted;
+    for (std::int64_t d = 0; d < capacity_draws && static_cast<int>(population.size()) < wanted; ++d) {
+      if (!sampler.draw(rng, genes.data())) break;
+      offer();
+    }
+  }
+  if (population.empty()) throw PlanningError("no feasible plan");  // callers check feasibility first
+  std::sort(population.begin(), population.end(),
+            [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); });
+  return population;
+}
+
+void tournament_select(int population_size, int count, int tournament, Rng& rng, std::vector<int>& parents) {
+  parents.resize(static_cast<std::size_t>(count));
+  for (int& parent : parents) {
+    int winner = static_cast<int>(rng.below(static_cast<std::uint64_t>(population_size)));
+    for (int t = 1; t < tournament; ++t)
+      winner = std::min(winner, static_cast<int>(rng.below(static_cast<std::uint64_t>(population_size))));
+    parent = winner;
+  }
+}
+
+int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
+  auto by_fitness = [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); };
+  std::sort(offspring.begin(), offspring.begin() + count, by_fitness);
+  // Equal genes have equal costs, so duplicates sit next to each other and a
+  // population member equal to a child is where binary search puts the child.
+  int kept = 0;
+  for (int i = 0; i < count; ++i) {
+    if (kept > 0 && offspring[kept - 1].genes == offspring[i].genes) continue;
+    const auto at = std::lower_bound(population.begin(), population.end(), offspring[i], by_fitness);
+    if (at != population.end() && at->genes == offspring[i].genes) continue;
+    if (i != kept) std::swap(offspring[kept], offspring[i]);
+    ++kept;
+  }
+  return kept;
+}
+
+void steady_state_replace(std::vector<Chromosome>& population, std::vector<Chromosome>& offspring, int count,
+                          int elite, int capacity, std::vector<Chromosome>& spare) {
+  const int incumbents = static_cast<int>(population.size());
+  const int size = std::min(capacity, incumbents + count);
+  const int kept = std::min(elite, incumbents);
+  if (static_cast<int>(spare.size()) < size) spare.resize(static_cast<std::size_t>(size));
+  // Merge both sorted lists, fittest first. The elite (the first `kept`
+  // incumbents) always get a place; everyone else competes for the rest.
+  int open = size - kept, t = 0, i = 0, j = 0;
+  while (i < kept || open > 0) {
+    const bool incumbent_next = j >= count || (i < incumbents && fitter(population[i], offspring[j]));
+    if (incumbent_next) {
+      if (i >= kept) --open;  // i < kept: an elite, placed whatever `open` says
+      std::swap(spare[t++], population[i++]);
+    } else if (open > 0) {
+      std::swap(spare[t++], offspring[j++]);
+      --open;
+    } else {
+      ++j;  // the open places are gone; only elites still to come get one
+    }
+  }
+  spare.resize(static_cast<std::size_t>(size));
+  std::swap(population, spare);
+}
+
+}  // namespace geotrain

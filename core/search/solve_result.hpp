@@ -1,0 +1,38 @@
+#pragma once
+// What every planning method returns, and what it reports while it runs.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "model/cost_model.hpp"
+#include "model/plan.hpp"
+
+namespace geotrain {
+
+struct SolveResult {
+  std::string method;
+  Plan plan;
+  PlanCost cost;
+  std::int64_t evaluations = 0;  // cost-model evaluations (or bound evaluations, for exact)
+  int generations = 0;           // memetic only
+  double elapsed_ms = 0;
+  std::optional<bool> optimal;   // exact methods: proven optimal
+  std::optional<double> gap;     // exact: (incumbent - lower bound) / incumbent when not proven
+  std::int64_t nodes = 0;        // exact: search nodes expanded
+  std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
+};
+
+// A snapshot during a search; a callback returning false cancels it.
+struct Progress {
+  int generation = 0;
+  std::int64_t evaluations = 0;
+  double elapsed_ms = 0;
+  bool has_plan = false;
+  Plan best_plan;
+  PlanCost best_cost;
+};
+
+using ProgressCallback = std::function<bool(const Progress&)>;
+
+}  // namespace geotrain

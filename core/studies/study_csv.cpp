@@ -1,0 +1,94 @@
+// Study summaries as CSV: a header line, then one row per table row (pareto)
+// or per point (sweeps; split: one row per split). Numbers as JSON prints
+// them (shortest round trip), whole numbers without ".0"; absent values are
+// empty cells.
+#include <cmath>
+#include <sstream>
+
+#include "studies/studies.hpp"
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string cell(const json& value) {
+  if (value.is_null()) return "";
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  // 1 rather than 1.0, as a spreadsheet would write it.
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (std::floor(x) == x && std::fabs(x) < 1e15) text = std::to_string(static_cast<long long>(x));
+  }
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// A field of `object`, or null when it (or the object) is absent.
+json field(const json& object, const char* key) {
+  return object.is_object() && object.contains(key) ? object[key] : json(nullptr);
+}
+
+std::string plan_cell(const json& stages) {
+  if (!stages.is_array()) return "";
+  std::string text;
+  for (const auto& s : stages)
+    text += (text.empty() ? "" : " ") + s["gpu"].get<std::string>() + ":" + std::to_string(s["layers"].get<int>());
+  return text;
+}
+
+std::string sites_cell(const json& sites) {
+  if (!sites.is_array()) return "";
+  std::string text;
+  for (const auto& s : sites) text += (text.empty() ? "" : " ") + s.get<std::string>();
+  return text;
+}
+
+void row(std::ostringstream& out, const std::vector<json>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cell(cells[i]);
+  out << "\n";
+}
+
+}  // namespace
+
+std::string study_summary_csv(const json& summary) {
+  std::ostringstream out;
+  const std::string study = summary.value("study", "");
+  if (study == "pareto") {
+    out << "lambda,job,iteration_ms,energy_j,delta_t_pct,delta_e_pct,gpus_used,gpus,plan,seeds_agreeing,on_frontier,"
+           "knee\n";
+    for (const auto& r : summary["table"])
+      row(out, {r["lambda"], r["job"], r["iteration_ms"], r["energy_j"], r["delta_t_pct"], r["delta_e_pct"],
+                r["gpus_used"], r["gpus"], plan_cell(r["stages"]), r["seeds_agreeing"], r["on_frontier"], r["knee"]});
+  } else if (study == "subset") {
+    out << "k,job,feasible,iteration_ms,energy_j,objective,gpus,plan,error\n";
+    for (const auto& p : summary["points"])
+      row(out, {p["k"], p["job"], p["feasible"], field(p, "iteration_ms"), field(p, "energy_j"),
+                field(p, "objective"), field(p, "gpus"), plan_cell(field(p, "stages")),
+                p.contains("error") ? p["error"] : field(p, "reason")});
+  } else if (study == "latency" || study == "bandwidth") {
+    out << "value,unit,planner_iteration_ms,planner_energy_j,planner_sites,planner_plan,metis_iteration_ms,"
+           "metis_energy_j,metis_sites,metis_plan,gain_pct\n";
+    for (const auto& p : summary["points"]) {
+      const json &a = p["planner"], &b = p["metis_improved"];
+      row(out, {p["value"], summary["unit"], field(a, "iteration_ms"), field(a, "energy_j"),
+                sites_cell(field(a, "sites_used")), plan_cell(field(a, "stages")), field(b, "iteration_ms"),
+                field(b, "energy_j"), sites_cell(field(b, "sites_used")), plan_cell(field(b, "stages")),
+                p["gain_pct"]});
+    }
+  } else if (study == "split") {
+    out << "split,iteration_ms,energy_j,objective,feasible,bottleneck_stage,plan,gain_pct\n";
+    for (const char* side : {"uniform", "non_uniform"}) {
+      const json& s = summary[side];
+      row(out, {side, field(s, "iteration_ms"), field(s, "energy_j"), field(s, "objective"), field(s, "feasible"),
+                field(s, "bottleneck_stage"), plan_cell(field(s, "stages")),
+                std::string(side) == "non_uniform" ? summary["gain_pct"] : json(nullptr)});
+    }
+  }
+  return out.str();
+}
+
+}  // namespace geotrain

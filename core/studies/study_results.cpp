@@ -1,0 +1,129 @@
+#include "studies/study_results.hpp"
+
+#include <algorithm>
+
+#include "model/input_error.hpp"
+#include "studies/network_sweep.hpp"
+#include "model/plan_json.hpp"
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string result_path(const std::string& id) { return "results[" + nlohmann::json(id).dump() + "]"; }
+
+std::string error_text(const nlohmann::json& error) {
+  if (error.is_string()) return error.get<std::string>();
+  if (error.is_object() && error.contains("messages") && error["messages"].is_array()) {
+    std::string text;
+    for (const auto& m : error["messages"])
+      text += (text.empty() ? "" : "; ") + (m.is_string() ? m.get<std::string>() : m.dump());
+    return text;
+  }
+  return error.dump();
+}
+
+// Network sweeps give every point its own network; the other studies share one problem.
+class JobModels {
+ public:
+  explicit JobModels(const StudySetup& setup) : per_point_(setup.options.kind == StudyKind::latency ||
+                                                           setup.options.kind == StudyKind::bandwidth) {}
+  CostModel& model_for(const StudyJob& job) {
+    const int key = per_point_ ? job.point : 0;
+    auto it = models_.find(key);
+    if (it == models_.end()) it = models_.emplace(key, std::make_unique<CostModel>(job.problem)).first;
+    it->second->set_lambda(*job.options.lambda);
+    return *it->second;
+  }
+
+ private:
+  bool per_point_;
+  std::map<int, std::unique_ptr<CostModel>> models_;
+};
+
+JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobModels& models) {
+  const std::string path = result_path(job.id);
+  if (!result.is_object()) throw InputError(path + ": must be a solve result or {\"error\": ...}");
+  JobOutcome outcome;
+  if (result.contains("error")) {
+    outcome.state = JobOutcome::State::failed;
+    outcome.error = error_text(result["error"]);
+    return outcome;
+  }
+  try {
+    outcome.plan = parse_plan(result, job.problem);
+  } catch (const InputError& e) {
+    std::vector<std::string> messages;
+    for (const auto& m : e.messages()) messages.push_back(path + "." + m);
+    throw InputError(messages);
+  }
+  const int stages = static_cast<int>(outcome.plan.size());
+  if (job.options.stage_count && stages != *job.options.stage_count)
+    throw InputError(path + ".stages: has " + std::to_string(stages) + " stages, the job asked for " +
+                     std::to_string(*job.options.stage_count));
+  outcome.cost = models.model_for(job).evaluate(outcome.plan);
+  outcome.state = JobOutcome::State::solved;
+  return outcome;
+}
+
+}  // namespace
+
+StudyOutcomes read_outcomes(const StudySetup& setup, const nlohmann::json& results) {
+  if (!results.is_null() && !results.is_object())
+    throw InputError("results: must be an object mapping job ids to solve results");
+  StudyOutcomes out;
+  JobModels models(setup);
+  for (const StudyJob& job : setup.jobs) {
+    JobOutcome outcome;
+    // null stands for "no result yet", as a missing id does.
+    if (results.is_object() && results.contains(job.id) && !results[job.id].is_null())
+      outcome = read_outcome(job, results[job.id], models);
+    out.missing += outcome.state == JobOutcome::State::missing;
+    out.failed += outcome.state == JobOutcome::State::failed;
+    out.jobs.push_back(std::move(outcome));
+  }
+  return out;
+}
+
+json plan_figures(const Problem& problem, const Plan& plan, const PlanCost& cost) {
+  return {{"iteration_ms", cost.iteration_s * 1000.0},
+          {"energy_j", cost.energy_j},
+          {"objective", cost.objective},
+          {"stages", plan_to_json(plan, problem)["stages"]},
+          {"gpus_used", plan.size()},
+          {"gpus", gpu_mix(problem, plan)}};
+}
+
+std::string gpu_mix(const Problem& problem, const Plan& plan) {
+  auto label = [&](int gpu) { return problem.gpus[gpu].type.empty() ? problem.gpus[gpu].id : problem.gpus[gpu].type; };
+  std::vector<std::string> labels;
+  for (const Gpu& g : problem.gpus) {
+    const std::string l = g.type.empty() ? g.id : g.type;
+    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+  }
+  std::string text;
+  for (const std::string& l : labels) {
+    const auto count = std::count_if(plan.begin(), plan.end(), [&](const Stage& s) { return label(s.gpu) == l; });
+    if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + "\u00d7" + l;
+  }
+  return text;
+}
+
+std::vector<std::string> sites_used(const Problem& problem, const Plan& plan) {
+  std::vector<std::string> out;
+  for (const std::string& site : gpu_sites(problem.gpus))
+    if (std::any_of(plan.begin(), plan.end(), [&](const Stage& s) { return problem.gpus[s.gpu].site == site; }))
+      out.push_back(site);
+  return out;
+}
+
+std::string plan_text(const Problem& problem, const Plan& plan) {
+  std::string text;
+  for (const Stage& s : plan)
+    text += (text.empty() ? "" : " ") + problem.gpus[s.gpu].id + ":" + std::to_string(s.layers);
+  return text;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,322 @@
+// The summaries of the five studies (shapes: core/STUDIES.md).
+#include <algorithm>
+
+#include "search/baselines.hpp"
+#include "model/feasibility.hpp"
+#include "studies/network_sweep.hpp"
+#include "studies/pareto.hpp"
+#include "model/plan_json.hpp"
+#include "studies/study_results.hpp"
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+bool better(const JobOutcome& a, const JobOutcome& b) { return a.cost.objective < b.cost.objective; }
+
+bool same_plan(const Plan& a, const Plan& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Stage& x, const Stage& y) {
+           return x.gpu == y.gpu && x.layers == y.layers;
+         });
+}
+
+// The solved job of least objective among `jobs` (indices), the first of equals; -1 when none.
+int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
+  int best = -1;
+  for (int j : jobs)
+    if (outcomes.jobs[j].solved() && (best < 0 || better(outcomes.jobs[j], outcomes.jobs[best]))) best = j;
+  return best;
+}
+
+// Job indices of each point, in job order.
+std::vector<std::vector<int>> jobs_by_point(const StudySetup& setup, std::size_t points, bool baseline = false) {
+  std::vector<std::vector<int>> out(points);
+  for (std::size_t j = 0; j < setup.jobs.size(); ++j)
+    if (setup.jobs[j].baseline == baseline) out[setup.jobs[j].point].push_back(static_cast<int>(j));
+  return out;
+}
+
+void add_counts(json& out, const StudyOutcomes& outcomes, const StudySetup& setup) {
+  out["jobs"] = setup.jobs.size();
+  out["missing"] = outcomes.missing;
+  out["failed"] = outcomes.failed;
+  if (!setup.warnings.empty()) out["warnings"] = setup.warnings;
+}
+
+json failed_point(const StudyJob& job, const JobOutcome& outcome) {
+  return {{"job", job.id}, {"error", outcome.error}};
+}
+
+// ---- pareto ----
+
+// The per-lambda bests (Table 7's rows, in the order of the lambdas), every
+// solved point, and what the frontier makes of them.
+struct Tradeoff {
+  std::vector<int> row_job;         // the best job of each row
+  std::vector<double> row_lambda;
+  std::vector<TradeoffPoint> rows;
+  std::vector<TradeoffPoint> solved;    // every solved job, in job order
+  std::vector<TradeoffPoint> frontier;  // the rows no row dominates
+  std::vector<bool> row_on_frontier;
+  std::optional<std::size_t> knee;  // a row
+  std::size_t reference_row = 0;    // Table 7's: the largest lambda
+
+  bool on_frontier(const TradeoffPoint& p) const {
+    return std::any_of(frontier.begin(), frontier.end(),
+                       [&](const TradeoffPoint& f) { return f.time == p.time && f.energy == p.energy; });
+  }
+  bool frontier_dominates(const TradeoffPoint& p) const {
+    return std::any_of(frontier.begin(), frontier.end(), [&](const TradeoffPoint& f) { return dominates(f, p); });
+  }
+};
+
+Tradeoff analyse_tradeoff(const StudySetup& setup, const StudyOutcomes& outcomes,
+                          const std::vector<std::vector<int>>& by_lambda) {
+  Tradeoff t;
+  auto point_of = [&](int j) {
+    return TradeoffPoint{outcomes.jobs[j].cost.iteration_s, outcomes.jobs[j].cost.energy_j};
+  };
+  for (std::size_t i = 0; i < by_lambda.size(); ++i)
+    if (const int best = best_of(outcomes, by_lambda[i]); best >= 0) {
+      t.row_job.push_back(best);
+      t.row_lambda.push_back(setup.options.lambdas[i]);
+      t.rows.push_back(point_of(best));
+    }
+  for (std::size_t j = 0; j < setup.jobs.size(); ++j)
+    if (outcomes.jobs[j].solved()) t.solved.push_back(point_of(static_cast<int>(j)));
+  const std::vector<std::size_t> frontier = pareto_frontier(t.rows);
+  t.row_on_frontier.assign(t.rows.size(), false);
+  for (std::size_t r : frontier) t.frontier.push_back(t.rows[r]), t.row_on_frontier[r] = true;
+  t.knee = frontier_knee(t.rows, frontier);
+  t.reference_row = largest_lambda_row(t.row_lambda).value_or(0);
+  return t;
+}
+
+json pareto_points(const StudySetup& setup, const StudyOutcomes& outcomes, const Tradeoff& t) {
+  json points = json::array();
+  const std::vector<bool> dominated = dominated_by(t.solved, t.solved);
+  for (std::size_t j = 0, s = 0; j < setup.jobs.size(); ++j) {
+    const StudyJob& job = setup.jobs[j];
+    const JobOutcome& o = outcomes.jobs[j];
+    if (o.state == JobOutcome::State::missing) continue;
+    json p = {{"job", job.id}, {"lambda", setup.options.lambdas[job.point]}, {"seed", *job.options.seed}};
+    if (o.solved()) {
+      p.update(plan_figures(job.problem, o.plan, o.cost));
+      p["on_frontier"] = t.on_frontier(t.solved[s]);
+      p["dominated"] = static_cast<bool>(dominated[s++]);
+    } else {
+      p["error"] = o.error;
+    }
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+json pareto_table(const StudySetup& setup, const StudyOutcomes& outcomes, const Tradeoff& t,
+                  const std::vector<std::vector<int>>& by_lambda) {
+  json table = json::array();
+  const TradeoffPoint& ref = t.rows[t.reference_row];
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const StudyJob& job = setup.jobs[t.row_job[r]];
+    const JobOutcome& o = outcomes.jobs[t.row_job[r]];
+    int agreeing = 0, finished = 0;
+    for (int j : by_lambda[job.point])
+      if (outcomes.jobs[j].solved()) ++finished, agreeing += same_plan(outcomes.jobs[j].plan, o.plan);
+    table.push_back({{"lambda", t.row_lambda[r]},
+                     {"job", job.id},
+                     {"iteration_ms", o.cost.iteration_s * 1000.0},
+                     {"energy_j", o.cost.energy_j},
+                     {"delta_t_pct", percent_change(t.rows[r].time, ref.time)},
+                     {"delta_e_pct", percent_change(t.rows[r].energy, ref.energy)},
+                     {"gpus", gpu_mix(job.problem, o.plan)},
+                     {"gpus_used", o.plan.size()},
+                     {"stages", plan_to_json(o.plan, job.problem)["stages"]},
+                     {"objective", o.cost.objective},
+                     {"seeds_agreeing", agreeing},
+                     {"seeds_finished", finished},
+                     {"on_frontier", static_cast<bool>(t.row_on_frontier[r])},
+                     {"knee", t.knee == r}});
+  }
+  return table;
+}
+
+// metis-improved with the references' own seed, as the paper's Table 7 compares.
+json pareto_reference(const StudySetup& setup, const Tradeoff& t) {
+  const CostModel model(setup.problem);
+  const SolveResult metis = run_metis_improved(model, kReferenceSeed);
+  json reference = {{"method", "metis-improved"}};
+  reference.update(plan_figures(setup.problem, metis.plan, metis.cost));
+  reference.erase("objective");  // at the problem's lambda: not comparable with the points'
+  reference["feasible"] = metis.cost.feasible;
+  reference["dominated"] = t.frontier_dominates({metis.cost.iteration_s, metis.cost.energy_j});
+  return reference;
+}
+
+json pareto_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
+  const auto by_lambda = jobs_by_point(setup, setup.options.lambdas.size());
+  const Tradeoff t = analyse_tradeoff(setup, outcomes, by_lambda);
+  json out = {{"study", "pareto"},
+              {"method", method_name(setup.options.method)},
+              {"t_ref_ms", setup.references.t_ref_ms},
+              {"e_ref_j", setup.references.e_ref_j},
+              {"references", setup.references.source},
+              {"reference", pareto_reference(setup, t)},
+              {"points", pareto_points(setup, outcomes, t)},
+              {"table", t.rows.empty() ? json::array() : pareto_table(setup, outcomes, t, by_lambda)},
+              {"knee", nullptr}};
+  if (t.knee) {
+    const int job = t.row_job[*t.knee];
+    out["knee"] = {{"lambda", t.row_lambda[*t.knee]},
+                   {"job", setup.jobs[job].id},
+                   {"iteration_ms", t.rows[*t.knee].time * 1000.0},
+                   {"energy_j", t.rows[*t.knee].energy},
+                   {"gpus", gpu_mix(setup.problem, outcomes.jobs[job].plan)}};
+  }
+  add_counts(out, outcomes, setup);
+  return out;
+}
+
+// ---- subset ----
+
+json subset_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
+  const Problem& problem = setup.jobs.empty() ? setup.problem : setup.jobs.front().problem;
+  CostModel model(problem);
+  const int most = std::min(model.num_gpus(), model.num_layers());
+  const auto by_k = jobs_by_point(setup, static_cast<std::size_t>(most));
+  json points = json::array();
+  int best_k = 0;
+  double best_objective = 0;
+  for (int k = 1; k <= most; ++k) {
+    const std::vector<int>& jobs = by_k[k - 1];
+    json p = {{"k", k}, {"job", nullptr}};
+    if (jobs.empty()) {  // no job: no k-stage plan fits (prepare_study only skips those)
+      model.set_stage_count_range(k, k);
+      p["feasible"] = false;
+      p["reason"] = infeasibility_reason(model, problem);
+      points.push_back(std::move(p));
+      continue;
+    }
+    p["feasible"] = true;
+    const int best = best_of(outcomes, jobs);
+    if (best >= 0) {
+      const JobOutcome& o = outcomes.jobs[best];
+      p["job"] = setup.jobs[best].id;
+      p.update(plan_figures(problem, o.plan, o.cost));
+      if (best_k == 0 || o.cost.objective < best_objective) best_k = k, best_objective = o.cost.objective;
+    } else {
+      const auto failed = std::find_if(jobs.begin(), jobs.end(), [&](int j) {
+        return outcomes.jobs[j].state == JobOutcome::State::failed;
+      });
+      if (failed != jobs.end()) p.update(failed_point(setup.jobs[*failed], outcomes.jobs[*failed]));
+      else p["missing"] = true;
+    }
+    points.push_back(std::move(p));
+  }
+  json out = {{"study", "subset"}, {"method", method_name(setup.options.method)}, {"points", std::move(points)}};
+  out["best_k"] = best_k > 0 ? json(best_k) : json(nullptr);
+  add_counts(out, outcomes, setup);
+  return out;
+}
+
+// ---- latency and bandwidth ----
+
+json network_side(const StudySetup& setup, const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
+  const int best = best_of(outcomes, jobs);
+  if (best < 0) {
+    for (int j : jobs)
+      if (outcomes.jobs[j].state == JobOutcome::State::failed) return failed_point(setup.jobs[j], outcomes.jobs[j]);
+    return nullptr;
+  }
+  const StudyJob& job = setup.jobs[best];
+  json side = {{"job", job.id}};
+  side.update(plan_figures(job.problem, outcomes.jobs[best].plan, outcomes.jobs[best].cost));
+  side["sites_used"] = sites_used(job.problem, outcomes.jobs[best].plan);
+  return side;
+}
+
+json network_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
+  const bool latency = setup.options.kind == StudyKind::latency;
+  const NetworkFigure figure = latency ? NetworkFigure::latency_ms : NetworkFigure::bandwidth_gbps;
+  const auto& values = setup.options.values;
+  const auto planner = jobs_by_point(setup, values.size()), baseline = jobs_by_point(setup, values.size(), true);
+  json points = json::array();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    json p = {{"value", values[i]},
+              {"planner", network_side(setup, outcomes, planner[i])},
+              {"metis_improved", network_side(setup, outcomes, baseline[i])},
+              {"gain_pct", nullptr}};
+    const json &a = p["planner"], &b = p["metis_improved"];
+    if (a.contains("iteration_ms") && b.contains("iteration_ms"))
+      p["gain_pct"] = -percent_change(a["iteration_ms"].get<double>(), b["iteration_ms"].get<double>());
+    points.push_back(std::move(p));
+  }
+  const std::optional<double> base = cross_site_base(setup.problem, figure);
+  json out = {{"study", study_kind_name(setup.options.kind)},
+              {"unit", network_figure_unit(figure)},
+              {"base", base ? json(*base) : json(nullptr)},
+              {"method", method_name(setup.options.method)},
+              {"points", std::move(points)}};
+  add_counts(out, outcomes, setup);
+  return out;
+}
+
+// ---- split ----
+
+json split_side(const Problem& problem, const Plan& plan, const PlanCost& cost) {
+  return {{"iteration_ms", cost.iteration_s * 1000.0},
+          {"energy_j", cost.energy_j},
+          {"objective", cost.objective},
+          {"feasible", cost.feasible},
+          {"stages", plan_to_json(plan, problem)["stages"]},
+          {"bottleneck_stage", cost.bottleneck}};
+}
+
+json split_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
+  std::vector<int> all(setup.jobs.size());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
+  const int best = best_of(outcomes, all);
+  json out = {{"study", "split"}, {"method", method_name(setup.options.method)}, {"gpus", json::array()},
+              {"uniform", nullptr}, {"non_uniform", nullptr}, {"gain_pct", nullptr}};
+  if (best >= 0) {
+    const StudyJob& job = setup.jobs[best];
+    const Plan& chosen = outcomes.jobs[best].plan;
+    // The same GPUs in the same order, L / Q layers each, the first L mod Q one more.
+    const int Q = static_cast<int>(chosen.size()), L = static_cast<int>(job.problem.model.num_layers);
+    Plan uniform = chosen;
+    for (int q = 0; q < Q; ++q) uniform[q].layers = L / Q + (q < L % Q ? 1 : 0);
+    CostModel model(job.problem);
+    model.set_lambda(*job.options.lambda);
+    const PlanCost uniform_cost = model.evaluate(uniform);
+    for (const Stage& s : chosen) out["gpus"].push_back(job.problem.gpus[s.gpu].id);
+    out["uniform"] = split_side(job.problem, uniform, uniform_cost);
+    out["non_uniform"] = {{"job", job.id}};
+    out["non_uniform"].update(split_side(job.problem, chosen, outcomes.jobs[best].cost));
+    out["gain_pct"] = -percent_change(outcomes.jobs[best].cost.iteration_s, uniform_cost.iteration_s);
+  } else {
+    for (std::size_t j = 0; j < setup.jobs.size(); ++j)
+      if (outcomes.jobs[j].state == JobOutcome::State::failed) {
+        out["non_uniform"] = failed_point(setup.jobs[j], outcomes.jobs[j]);
+        break;
+      }
+  }
+  add_counts(out, outcomes, setup);
+  return out;
+}
+
+}  // namespace
+
+json summarise_study(const StudySetup& setup, const nlohmann::json& results) {
+  const StudyOutcomes outcomes = read_outcomes(setup, results);
+  switch (setup.options.kind) {
+    case StudyKind::pareto: return pareto_summary(setup, outcomes);
+    case StudyKind::subset: return subset_summary(setup, outcomes);
+    case StudyKind::latency:
+    case StudyKind::bandwidth: return network_summary(setup, outcomes);
+    case StudyKind::split: return split_summary(setup, outcomes);
+  }
+  return nullptr;
+}
+
+}  // namespace geotrain
