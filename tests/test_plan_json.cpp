@@ -85,7 +85,8 @@ TEST(PlanJson, MustBeAnObjectWithStages) {
   EXPECT_EQ(plan_errors(R"({"stages": {"gpu": "g0"}})"),
             std::vector<std::string>{"stages: must be an array, got an object"});
   EXPECT_EQ(plan_errors(R"({"stages": ["g0"]})"),
-            std::vector<std::string>{"stages[0]: must be an object {\"gpu\": id, \"layers\": n}"});
+            std::vector<std::string>{"stages[0]: must be an object {\"gpu\": id, \"layers\": n} or {\"gpus\": [ids], "
+                                     "\"tensor_parallel\": t, \"layers\": n}"});
 }
 
 TEST(PlanJson, StagesMustNotBeEmpty) {

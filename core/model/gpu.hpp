@@ -8,6 +8,7 @@ struct Gpu {
   std::string id;
   std::string type;  // catalogue name or free text; empty when absent
   std::string site;  // empty: the shared default site
+  std::string node;  // machine it sits in; empty: a node of its own (see node_name)
   double peak_tflops = 0;
   double compute_util = 1;
   double memory_gib = 0;
@@ -15,6 +16,9 @@ struct Gpu {
   double idle_w = 0;
   double active_w = 0;
 
+  // GPUs naming the same node share a machine (stage-groups.md); without a
+  // name a GPU is a node of one, named by its id.
+  const std::string& node_name() const { return node.empty() ? id : node; }
   double effective_flops() const { return peak_tflops * 1e12 * compute_util; }
   double effective_memory_bytes() const { return memory_gib * 1073741824.0 * memory_util; }
 };

@@ -8,6 +8,7 @@ namespace geotrain {
 const char* link_source_name(LinkSource source) {
   switch (source) {
     case LinkSource::gpu_link: return "links";
+    case LinkSource::intra_node: return "intra_node";
     case LinkSource::site_link: return "site_links";
     case LinkSource::intra_site: return "intra_site";
     case LinkSource::inter_site: return "inter_site";
@@ -20,6 +21,8 @@ std::optional<ResolvedLink> resolve_link(const NetworkSpec& network, const Gpu& 
   // Scanning backwards makes the later of duplicate entries win.
   for (auto l = network.links.rbegin(); l != network.links.rend(); ++l)
     if (l->from_gpu == from.id && l->to_gpu == to.id) return ResolvedLink{l->link, LinkSource::gpu_link};
+  if (network.intra_node && from.node_name() == to.node_name())
+    return ResolvedLink{*network.intra_node, LinkSource::intra_node};
   for (auto l = network.site_links.rbegin(); l != network.site_links.rend(); ++l)
     if (l->from_site == from.site && l->to_site == to.site) return ResolvedLink{l->link, LinkSource::site_link};
   if (from.site == to.site && network.intra_site) return ResolvedLink{*network.intra_site, LinkSource::intra_site};
@@ -48,6 +51,8 @@ std::vector<std::optional<ResolvedLink>> resolve_links(const NetworkSpec& networ
       auto& slot = table[i * n + j];
       if (auto g = gpu_links.find({i, j}); g != gpu_links.end()) {
         slot = ResolvedLink{g->second, LinkSource::gpu_link};
+      } else if (network.intra_node && gpus[i].node_name() == gpus[j].node_name()) {
+        slot = ResolvedLink{*network.intra_node, LinkSource::intra_node};
       } else if (auto s = site_links.find({gpus[i].site, gpus[j].site}); s != site_links.end()) {
         slot = ResolvedLink{s->second, LinkSource::site_link};
       } else if (gpus[i].site == gpus[j].site && network.intra_site) {

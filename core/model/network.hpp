@@ -29,6 +29,7 @@ struct GpuLink {
 
 struct NetworkSpec {
   std::optional<LinkSpec> default_link;
+  std::optional<LinkSpec> intra_node;  // between two GPUs of one node (NVLink, PCIe)
   std::optional<LinkSpec> intra_site;
   std::optional<LinkSpec> inter_site;
   std::vector<SiteLink> site_links;
@@ -36,7 +37,7 @@ struct NetworkSpec {
 };
 
 // Which declaration a resolved link came from, most specific first.
-enum class LinkSource { gpu_link, site_link, intra_site, inter_site, default_link };
+enum class LinkSource { gpu_link, intra_node, site_link, intra_site, inter_site, default_link };
 const char* link_source_name(LinkSource source);
 
 struct ResolvedLink {
@@ -45,7 +46,8 @@ struct ResolvedLink {
 };
 
 // The link used for every ordered pair, row-major (from * N + to); the
-// diagonal is empty. For i -> j: a `links` entry, then a `site_links` entry for
+// diagonal is empty. For i -> j: a `links` entry, then intra_node when both
+// GPUs share a node, then a `site_links` entry for
 // (site i, site j), then intra_site or inter_site, then default; empty when
 // nothing applies. Of duplicate entries the later wins, as keys do in JSON.
 // Unknown GPU ids in `links` are ignored here (validation reports them).

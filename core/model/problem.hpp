@@ -18,8 +18,13 @@ struct Objective {
   std::optional<double> e_ref_j;
 };
 
+// The plan space: the paper's one GPU per stage, or stage groups with tensor
+// and data parallelism inside a stage (stage-groups.md).
+enum class Parallelism { pipeline, hybrid };
+
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
 struct SearchSettings {
+  Parallelism parallelism = Parallelism::pipeline;
   int population = 200;
   int tournament = 4;
   int elite = 2;
@@ -49,5 +54,9 @@ struct Problem {
 // Size limits that keep every method's memory and time bounded.
 constexpr int kMaxGpus = 512;
 constexpr int kMaxLayers = 1024;
+// Stage groups: at most this many GPUs in one group and this tensor degree
+// (the largest NVLink domains sold today hold 72 GPUs; 64 keeps rings short).
+constexpr int kMaxGroupGpus = 64;
+constexpr int kMaxTensorParallel = 64;
 
 }  // namespace geotrain

@@ -96,13 +96,16 @@ void fill_from_catalogue(FieldReader& r, const json& o, const std::string& p, co
 Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision precision) {
   Gpu g;
   if (!r.open_object(o, p,
-                     {"id", "type", "site", "peak_tflops", "compute_util", "memory_gib", "memory_util", "idle_w",
+                     {"id", "type", "site", "node", "peak_tflops", "compute_util", "memory_gib", "memory_util", "idle_w",
                       "active_w", "name", "note"}))
     return g;
   g.id = r.string(o, p, "id", true).value_or("");
   if (o.contains("id") && o["id"].is_string() && g.id.empty()) r.error(field_path(p, "id"), "must not be empty");
   g.type = r.string(o, p, "type", false).value_or("");
   g.site = r.string(o, p, "site", false).value_or("");
+  g.node = r.string(o, p, "node", false).value_or("");
+  if (o.contains("node") && o["node"].is_string() && g.node.empty())
+    r.error(field_path(p, "node"), "must not be empty (leave it out for a node of its own)");
   const CatalogueEntry* entry = g.type.empty() ? nullptr : find_catalogue_entry(g.type);
   if (entry) g.type = entry->name;
 
@@ -123,6 +126,22 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
                                            FieldReader::describe(g.active_w));
   }
   return g;
+}
+
+// A node is one machine: all its GPUs on one site.
+void check_nodes(FieldReader& r, const std::vector<Gpu>& gpus) {
+  std::map<std::string, std::size_t> first_of_node;
+  std::set<std::string> own_nodes;  // GPUs without `node`: a duplicate id is reported on its own
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    if (gpus[i].id.empty() || (gpus[i].node.empty() && !own_nodes.insert(gpus[i].id).second)) continue;
+    auto [it, inserted] = first_of_node.emplace(gpus[i].node_name(), i);
+    const Gpu& first = gpus[it->second];
+    if (!inserted && first.site != gpus[i].site)
+      r.error(index_path("gpus", i) + ".site",
+              "node " + FieldReader::describe(gpus[i].node_name()) + " is on site " + FieldReader::describe(first.site) +
+                  " (" + index_path("gpus", it->second) + "); every GPU of a node must share its site, got " +
+                  FieldReader::describe(gpus[i].site));
+  }
 }
 
 std::vector<Gpu> read_gpus(FieldReader& r, const json& doc, Precision precision) {
@@ -148,6 +167,7 @@ std::vector<Gpu> read_gpus(FieldReader& r, const json& doc, Precision precision)
     if (!inserted)
       r.error(p + ".id", "duplicate of " + index_path("gpus", it->second) + ".id " + FieldReader::describe(id));
   }
+  check_nodes(r, gpus);
   return gpus;
 }
 
@@ -176,10 +196,11 @@ NetworkSpec read_network(FieldReader& r, const json& doc, const std::vector<Gpu>
   auto it = doc.find("network");
   if (it == doc.end() || it->is_null()) return net;
   const std::string p = "network";
-  if (!r.open_object(*it, p, {"default", "intra_site", "inter_site", "site_links", "links"})) return net;
+  if (!r.open_object(*it, p, {"default", "intra_node", "intra_site", "inter_site", "site_links", "links"})) return net;
   const json& o = *it;
   const auto plain = {"bandwidth_gbps", "latency_ms", "util"};
   if (o.contains("default")) net.default_link = read_link_spec(r, o["default"], "network.default", plain);
+  if (o.contains("intra_node")) net.intra_node = read_link_spec(r, o["intra_node"], "network.intra_node", plain);
   if (o.contains("intra_site")) net.intra_site = read_link_spec(r, o["intra_site"], "network.intra_site", plain);
   if (o.contains("inter_site")) net.inter_site = read_link_spec(r, o["inter_site"], "network.inter_site", plain);
 
@@ -255,7 +276,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   if (it == doc.end() || it->is_null()) return s;
   const std::string p = "search";
   if (!r.open_object(*it, p,
-                     {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift",
+                     {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift", "parallelism",
                       "time_limit_s", "patience", "max_generations", "seed"}))
     return s;
   const json& o = *it;
@@ -271,6 +292,11 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
     if (*shift == "both") s.shift_both_ways = true;
     else if (*shift != "paper")
       r.error("search.boundary_shift", "must be \"paper\" or \"both\", got " + FieldReader::describe(*shift));
+  }
+  if (auto parallelism = r.string(o, p, "parallelism", false)) {
+    if (*parallelism == "hybrid") s.parallelism = Parallelism::hybrid;
+    else if (*parallelism != "pipeline")
+      r.error("search.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
   }
   s.time_limit_s = r.number(o, p, "time_limit_s", false, Range::positive).value_or(s.time_limit_s);
   if (s.time_limit_s > 86400) {
@@ -339,6 +365,7 @@ json problem_to_json(const Problem& pr) {
     json j = {{"id", g.id}};
     if (!g.type.empty()) j["type"] = g.type;
     if (!g.site.empty()) j["site"] = g.site;
+    if (!g.node.empty()) j["node"] = g.node;
     j["peak_tflops"] = g.peak_tflops;
     j["compute_util"] = g.compute_util;
     j["memory_gib"] = g.memory_gib;
@@ -349,6 +376,7 @@ json problem_to_json(const Problem& pr) {
   }
   json network = json::object();
   if (pr.network.default_link) network["default"] = link_to_json(*pr.network.default_link);
+  if (pr.network.intra_node) network["intra_node"] = link_to_json(*pr.network.intra_node);
   if (pr.network.intra_site) network["intra_site"] = link_to_json(*pr.network.intra_site);
   if (pr.network.inter_site) network["inter_site"] = link_to_json(*pr.network.inter_site);
   json site_links = json::array(), links = json::array();
@@ -379,7 +407,8 @@ json problem_to_json(const Problem& pr) {
   out["gpus"] = gpus;
   out["network"] = network;
   out["objective"] = objective;
-  out["search"] = {{"population", s.population},
+  out["search"] = {{"parallelism", s.parallelism == Parallelism::hybrid ? "hybrid" : "pipeline"},
+                   {"population", s.population},
                    {"tournament", s.tournament},
                    {"elite", s.elite},
                    {"local_search_rate", s.local_search_rate},
