@@ -179,7 +179,7 @@ TEST(CostModel, MemoryNeedPerStageWithTheLastStageExtra) {
   EXPECT_REL(r.stages[2].memory_bytes, 1.88e8);        // 1 * 1.76e8 + 1.2e7
   EXPECT_REL(r.stages[2].memory_limit_bytes, 80 * kGiB);
   // Single stage: 4 * 1.36e8 + 1.2e7 = 5.56e8
-  EXPECT_REL(cm.stage_memory_bytes(4, 1, true), 5.56e8);
+  EXPECT_REL(cm.stage_memory_bytes(0, 4, 1, true), 5.56e8);
 }
 
 TEST(CostModel, FeasibleExactlyAtTheMemoryLimitAndNotOneByteOver) {

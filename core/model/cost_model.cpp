@@ -1,5 +1,6 @@
 #include "model/cost_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,9 +9,12 @@
 
 namespace geotrain {
 
-CostModel::CostModel(const Problem& problem) {
+CostModel::CostModel(const Problem& problem)
+    : CostModel(problem, single_gpu_layout(static_cast<int>(problem.gpus.size()))) {}
+
+CostModel::CostModel(const Problem& problem, GroupLayout layout) : layout_(std::move(layout)) {
   const ModelConfig& m = problem.model;
-  num_gpus_ = static_cast<int>(problem.gpus.size());
+  num_gpus_ = static_cast<int>(layout_.size());
   num_layers_ = static_cast<int>(m.num_layers);
   micro_batches_ = static_cast<double>(m.micro_batches());
   lambda_ = problem.objective.lambda;
@@ -18,31 +22,130 @@ CostModel::CostModel(const Problem& problem) {
   const double H = static_cast<double>(m.hidden_size), T = static_cast<double>(m.seq_length);
   const double V = static_cast<double>(m.vocab_size), u = static_cast<double>(m.micro_batch_size);
   const double kappa = bytes_per_element(m.precision);
-  const double layer_flops = (1.0 + kBackwardFactor) * 24.0 * H * H * u * T;  // (1 + gamma) C u T
-  const double head_flops = (1.0 + kBackwardFactor) * 2.0 * u * T * H * V;
   activation_bytes_ = kappa * u * T * H;
   layer_param_bytes_ = 4.0 * 12.0 * H * H * kappa;
   layer_activation_bytes_ = kRetainedActivations * kappa * u * T * H;
   head_bytes_ = 4.0 * H * V * kappa + 2.0 * kappa * u * T * V;
 
-  for (const Gpu& g : problem.gpus) {
-    const double flops = g.effective_flops();
-    layer_compute_s_.push_back(layer_flops / flops);
-    head_compute_s_.push_back(head_flops / flops);
-    idle_w_.push_back(g.idle_w);
-    active_w_.push_back(g.active_w);
-    memory_limit_bytes_.push_back(g.effective_memory_bytes());
-  }
   const auto links = resolve_links(problem.network, problem.gpus);
-  send_s_.assign(links.size(), 0.0);
-  for (std::size_t k = 0; k < links.size(); ++k) {
-    // Validation guarantees every off-diagonal pair has a link; infinity marks
-    // a gap anyway so that a plan using it can never look cheap.
-    if (links[k]) send_s_[k] = links[k]->link.latency_s() + activation_bytes_ / links[k]->link.effective_bytes_per_s();
-    else if (k / num_gpus_ != k % num_gpus_) send_s_[k] = INFINITY;
+  sync_ring_begin_.push_back(0);
+  for (const DeviceGroup& group : layout_) add_device(problem, group, links);
+
+  // Activations travel between the groups' first GPUs (no scatter-gather).
+  const std::size_t n = problem.gpus.size(), devices = layout_.size();
+  send_s_.assign(devices * devices, 0.0);
+  for (std::size_t a = 0; a < devices; ++a) {
+    for (std::size_t b = 0; b < devices; ++b) {
+      const std::size_t from = static_cast<std::size_t>(layout_[a].gpus[0]);
+      const std::size_t to = static_cast<std::size_t>(layout_[b].gpus[0]);
+      const auto& link = links[from * n + to];
+      // Validation guarantees every off-diagonal pair has a link; infinity
+      // marks a gap anyway so that a plan using it can never look cheap.
+      if (link) send_s_[a * devices + b] = link->link.latency_s() + activation_bytes_ / link->link.effective_bytes_per_s();
+      else if (a != b) send_s_[a * devices + b] = INFINITY;
+    }
   }
   if (problem.objective.t_ref_ms && problem.objective.e_ref_j)
     set_references(*problem.objective.t_ref_ms / 1000.0, *problem.objective.e_ref_j);
+}
+
+namespace {
+
+// The slowest directed link of a ring r_0 -> r_1 -> ... -> r_0 through the
+// given GPUs: the largest latency and the smallest bandwidth (bytes/s).
+std::pair<double, double> ring_bottleneck(const std::vector<int>& ring, std::size_t n,
+                                          const std::vector<std::optional<ResolvedLink>>& links) {
+  double latency_s = 0, bytes_per_s = INFINITY;
+  for (std::size_t k = 0; k < ring.size(); ++k) {
+    const std::size_t from = static_cast<std::size_t>(ring[k]), to = static_cast<std::size_t>(ring[(k + 1) % ring.size()]);
+    const auto& link = links[from * n + to];
+    if (!link) return {INFINITY, 0.0};
+    latency_s = std::max(latency_s, link->link.latency_s());
+    bytes_per_s = std::min(bytes_per_s, link->link.effective_bytes_per_s());
+  }
+  return {latency_s, bytes_per_s};
+}
+
+// AR(X) = 2 (p - 1) (Lat_max + X / (p Bw_min)) over a ring of p GPUs.
+double ring_all_reduce_s(const std::vector<int>& ring, double bytes, std::size_t n,
+                         const std::vector<std::optional<ResolvedLink>>& links) {
+  const double p = static_cast<double>(ring.size());
+  if (ring.size() < 2) return 0.0;
+  const auto [latency_s, bytes_per_s] = ring_bottleneck(ring, n, links);
+  return 2.0 * (p - 1.0) * (latency_s + bytes / (p * bytes_per_s));
+}
+
+}  // namespace
+
+void CostModel::add_device(const Problem& problem, const DeviceGroup& group,
+                           const std::vector<std::optional<ResolvedLink>>& links) {
+  const ModelConfig& m = problem.model;
+  const std::size_t n = problem.gpus.size();
+  const int t = group.tensor_parallel, d = group.data_parallel();
+  if (!group.single()) has_groups_ = true;
+  const double H = static_cast<double>(m.hidden_size), T = static_cast<double>(m.seq_length);
+  const double V = static_cast<double>(m.vocab_size);
+  const double u_d = static_cast<double>(m.micro_batch_size / d);  // samples per shard
+  const double kappa = bytes_per_element(m.precision);
+
+  // Shard j is gpus[j*t .. j*t + t - 1]; its pace is its slowest GPU's.
+  std::vector<double> shard_flops(static_cast<std::size_t>(d), INFINITY);
+  std::vector<std::vector<int>> shard_rings(static_cast<std::size_t>(d));
+  double idle_w = 0, memory_limit = INFINITY;
+  for (int k = 0; k < group.size(); ++k) {
+    const Gpu& g = problem.gpus[static_cast<std::size_t>(group.gpus[k])];
+    shard_flops[k / t] = std::min(shard_flops[k / t], g.effective_flops());
+    shard_rings[k / t].push_back(group.gpus[k]);
+    idle_w += g.idle_w;
+    memory_limit = std::min(memory_limit, g.effective_memory_bytes());
+  }
+  const double slowest_flops = *std::min_element(shard_flops.begin(), shard_flops.end());
+  // Written as cost-model.md's expressions so that a one-GPU device (t = d = 1)
+  // gives bit for bit the same figures as the paper's model.
+  const double layer_flops = (1.0 + kBackwardFactor) * 24.0 * H * H * u_d * T;
+  const double head_flops = (1.0 + kBackwardFactor) * 2.0 * u_d * T * H * V;
+  layer_compute_s_.push_back(layer_flops / (t * slowest_flops));
+  head_compute_s_.push_back(head_flops / (t * slowest_flops));
+
+  // Megatron-LM: two all-reduces of the layer's activations forward, two backward.
+  double tensor_s = 0;
+  for (const auto& ring : shard_rings) tensor_s = std::max(tensor_s, ring_all_reduce_s(ring, kappa * u_d * T * H, n, links));
+  tensor_layer_s_.push_back(4.0 * tensor_s);
+
+  // A shard computes for comp_qj = comp_q * slowest / F_j of the stage's comp_q.
+  double active_extra_w = 0;
+  for (int k = 0; k < group.size(); ++k) {
+    const Gpu& g = problem.gpus[static_cast<std::size_t>(group.gpus[k])];
+    active_extra_w += slowest_flops / shard_flops[k / t] * (g.active_w - g.idle_w);
+  }
+  idle_w_.push_back(idle_w);
+  active_extra_w_.push_back(active_extra_w);
+  memory_limit_bytes_.push_back(memory_limit);
+  device_param_bytes_.push_back(layer_param_bytes_ / t);
+  device_activation_bytes_.push_back(kRetainedActivations * kappa * u_d * T * H / t);
+  device_head_bytes_.push_back((4.0 * H * V * kappa + 2.0 * kappa * u_d * T * V) / t);
+
+  // Gradient sync: tensor rank i of every shard forms a ring of d GPUs.
+  sync_layer_bytes_.push_back(12.0 * H * H * kappa / t);
+  sync_head_bytes_.push_back(H * V * kappa / t);
+  if (d > 1) {
+    for (int i = 0; i < t; ++i) {
+      std::vector<int> ring;
+      for (int j = 0; j < d; ++j) ring.push_back(group.gpus[static_cast<std::size_t>(j * t + i)]);
+      const auto [latency_s, bytes_per_s] = ring_bottleneck(ring, n, links);
+      sync_rings_.push_back({2.0 * (d - 1) * latency_s, 2.0 * (d - 1) / (d * bytes_per_s)});
+    }
+  }
+  sync_ring_begin_.push_back(static_cast<int>(sync_rings_.size()));
+}
+
+double CostModel::data_parallel_sync_s(int gpu, int layers, bool last) const noexcept {
+  const int begin = sync_ring_begin_[gpu], end = sync_ring_begin_[gpu + 1];
+  if (begin == end) return 0.0;
+  const double bytes = layers * sync_layer_bytes_[gpu] + (last ? sync_head_bytes_[gpu] : 0.0);
+  double slowest = 0;
+  for (int r = begin; r < end; ++r) slowest = std::max(slowest, sync_rings_[r].latency_s + bytes * sync_rings_[r].per_byte_s);
+  return slowest;
 }
 
 void CostModel::set_references(double t_ref_s, double e_ref_j) {
@@ -60,17 +163,20 @@ void CostModel::set_stage_count_range(int fewest, int most) {
 
 int CostModel::max_layers(int gpu, int stage_count, bool last) const {
   if (!allows_stage_count(stage_count)) return 0;
-  const double free_bytes = memory_limit_bytes_[gpu] - (last ? head_bytes_ : 0.0);
+  const double free_bytes = memory_limit_bytes_[gpu] - (last ? device_head_bytes_[gpu] : 0.0);
   if (free_bytes < 0) return 0;
-  const double layers = std::floor(free_bytes / layer_memory_bytes(stage_count));
+  const double layers = std::floor(free_bytes / layer_memory_bytes(gpu, stage_count));
   return layers > num_layers_ ? num_layers_ : static_cast<int>(layers);
 }
 
 // tau_q and the sums, written once for both plan representations. `stage(q)`
-// yields (gpu, layers) of stage q; q runs 0..count-1.
-template <typename StageAt>
+// yields (device, layers) of stage q; q runs 0..count-1. kGroups adds what only
+// groups have (tensor traffic, per-device memory, gradient sync); on one-GPU
+// devices those terms are exact zeros and the same memory figures, so both
+// instantiations agree bit for bit there, and the paper's space pays nothing.
+template <bool kGroups, typename StageAt>
 static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt stage) noexcept {
-  double sum_tau = 0, max_tau = -1, idle_w = 0, active_energy = 0;
+  double sum_tau = 0, max_tau = -1, idle_w = 0, active_energy = 0, max_sync = 0;
   int bottleneck = 0;
   bool feasible = cm.allows_stage_count(count);
   const double layer_bytes = cm.layer_memory_bytes(count);
@@ -81,21 +187,24 @@ static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt s
     int next_gpu = -1, next_layers = 0;
     if (!last) std::tie(next_gpu, next_layers) = stage(q + 1);
     double comp = layers * cm.layer_compute_s(gpu);
-    double bytes = layers * layer_bytes;
-    if (last) comp += cm.head_compute_s(gpu), bytes += cm.head_memory_bytes();
+    double bytes = layers * (kGroups ? cm.layer_memory_bytes(gpu, count) : layer_bytes);
+    if (last) comp += cm.head_compute_s(gpu), bytes += kGroups ? cm.head_memory_bytes(gpu) : cm.head_memory_bytes();
     double tau = comp;
+    if (kGroups) tau += layers * cm.tensor_layer_s(gpu);
     if (!last) tau += cm.send_s(gpu, next_gpu);
     if (prev_gpu >= 0) tau += cm.send_s(gpu, prev_gpu);
     sum_tau += tau;
     if (tau > max_tau) max_tau = tau, bottleneck = q;
     idle_w += cm.idle_w(gpu);
-    active_energy += (cm.active_w(gpu) - cm.idle_w(gpu)) * comp;
+    active_energy += cm.active_extra_w(gpu) * comp;
+    if (kGroups) max_sync = std::max(max_sync, cm.data_parallel_sync_s(gpu, layers, last));
     feasible = feasible && bytes <= cm.memory_limit_bytes(gpu);
     prev_gpu = gpu;
     gpu = next_gpu, layers = next_layers;
   }
   PlanCost cost;
   cost.iteration_s = sum_tau + (cm.micro_batches() - 1.0) * max_tau;
+  if (kGroups) cost.iteration_s += max_sync;  // after the pipeline drains, all stages at once
   cost.energy_j = cost.iteration_s * idle_w + cm.micro_batches() * active_energy;
   cost.objective = cm.objective(cost.iteration_s, cost.energy_j);
   cost.feasible = feasible;
@@ -104,7 +213,8 @@ static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt s
 }
 
 PlanCost CostModel::evaluate(const Stage* stages, int count) const noexcept {
-  return evaluate_stages(*this, count, [stages](int q) { return std::pair<int, int>(stages[q].gpu, stages[q].layers); });
+  const auto stage = [stages](int q) { return std::pair<int, int>(stages[q].gpu, stages[q].layers); };
+  return has_groups_ ? evaluate_stages<true>(*this, count, stage) : evaluate_stages<false>(*this, count, stage);
 }
 
 PlanCost CostModel::evaluate_genes(const int* genes) const noexcept {
@@ -113,11 +223,12 @@ PlanCost CostModel::evaluate_genes(const int* genes) const noexcept {
   for (int l = 1; l < L; ++l) count += genes[l] != genes[l - 1];
   // Stages are visited in order, so a cursor over the genes finds each next run.
   int cursor = 0;
-  return evaluate_stages(*this, count, [genes, L, &cursor](int) {
+  const auto stage = [genes, L, &cursor](int) {
     const int start = cursor, gpu = genes[start];
     while (cursor < L && genes[cursor] == gpu) ++cursor;
     return std::pair<int, int>(gpu, cursor - start);
-  });
+  };
+  return has_groups_ ? evaluate_stages<true>(*this, count, stage) : evaluate_stages<false>(*this, count, stage);
 }
 
 }  // namespace geotrain

@@ -3,10 +3,17 @@
 // Objective). Everything that depends only on the problem is computed once in
 // the constructor, so that evaluating a plan is a few multiply-adds per stage
 // with no allocation: the searches call it millions of times.
+//
+// A model plans over devices: by default each GPU is one (cost-model.md);
+// built with a GroupLayout, each device is a stage group (stage-groups.md)
+// with its tensor traffic, data-parallel gradient sync, memory divided by the
+// tensor degree and the slowest shard's compute. Every search works on device
+// indices and never needs to know which kind it has.
 #include <algorithm>
 #include <limits>
 #include <vector>
 
+#include "model/group_layout.hpp"
 #include "model/plan.hpp"
 #include "model/problem.hpp"
 
@@ -23,6 +30,9 @@ struct PlanCost {
 class CostModel {
  public:
   explicit CostModel(const Problem& problem);
+  // Devices are `layout`'s groups, in its order (validated by the caller:
+  // indices valid and distinct, t dividing each group, d dividing u).
+  CostModel(const Problem& problem, GroupLayout layout);
 
   // Normalisers of the objective, in seconds and joules; both default to 1
   // until set (see references.hpp for where the planner takes them from).
@@ -32,7 +42,7 @@ class CostModel {
   double t_ref_s() const { return t_ref_s_; }
   double e_ref_j() const { return e_ref_j_; }
 
-  // Stages in pipeline order; GPUs must be distinct and valid indices.
+  // Stages in pipeline order, over devices; they must be distinct and valid indices.
   PlanCost evaluate(const Stage* stages, int count) const noexcept;
   PlanCost evaluate(const Plan& plan) const noexcept { return evaluate(plan.data(), static_cast<int>(plan.size())); }
   // A chromosome: one GPU index per layer (num_layers() of them), each GPU's
@@ -59,26 +69,43 @@ class CostModel {
     return lambda_ * iteration_s / t_ref_s_ + (1.0 - lambda_) * energy_j / e_ref_j_;
   }
 
-  // Building blocks, exposed for reports, bounds and heuristics.
-  int num_gpus() const { return num_gpus_; }
+  // Building blocks, exposed for reports, bounds and heuristics. "gpu" below
+  // means a device: a GPU, or a stage group of the layout.
+  int num_gpus() const { return num_gpus_; }  // devices
+  const GroupLayout& layout() const { return layout_; }
+  bool has_groups() const { return has_groups_; }  // some device is more than one GPU
   int num_layers() const { return num_layers_; }
   double micro_batches() const { return micro_batches_; }
   double layer_compute_s(int gpu) const { return layer_compute_s_[gpu]; }  // one layer, fwd + bwd, one micro-batch
   double head_compute_s(int gpu) const { return head_compute_s_[gpu]; }    // the LM head on the last stage
+  double tensor_layer_s(int gpu) const { return tensor_layer_s_[gpu]; }    // tensor-parallel all-reduces of one layer
   double send_s(int from, int to) const { return send_s_[from * num_gpus_ + to]; }  // one activation, from -> to
   double idle_w(int gpu) const { return idle_w_[gpu]; }
-  double active_w(int gpu) const { return active_w_[gpu]; }
+  double active_w(int gpu) const { return idle_w_[gpu] + active_extra_w_[gpu]; }
+  // Watts above idle while computing, weighted by each shard's share of the
+  // stage's compute time (a group's faster shards idle part of it).
+  double active_extra_w(int gpu) const { return active_extra_w_[gpu]; }
   double memory_limit_bytes(int gpu) const { return memory_limit_bytes_[gpu]; }
-  // Bytes one layer needs in a plan of `stage_count` stages.
+  // Bytes one layer needs on one GPU in a plan of `stage_count` stages: of a
+  // single GPU (no arguments) or of a device (divided by its tensor degree,
+  // activations of its shard's u / d samples).
   double layer_memory_bytes(int stage_count) const {
     return layer_param_bytes_ + (stage_count + 1) * layer_activation_bytes_;
   }
+  double layer_memory_bytes(int gpu, int stage_count) const {
+    return device_param_bytes_[gpu] + (stage_count + 1) * device_activation_bytes_[gpu];
+  }
   double head_memory_bytes() const { return head_bytes_; }  // extra on the last stage
+  double head_memory_bytes(int gpu) const { return device_head_bytes_[gpu]; }
   double layer_param_bytes() const { return layer_param_bytes_; }            // 4 P kappa
   double layer_activation_bytes() const { return layer_activation_bytes_; }  // per micro-batch kept
-  double stage_memory_bytes(int layers, int stage_count, bool last) const {
-    return layers * layer_memory_bytes(stage_count) + (last ? head_bytes_ : 0.0);
+  // Per GPU of the device, against memory_limit_bytes (its tightest GPU).
+  double stage_memory_bytes(int gpu, int layers, int stage_count, bool last) const {
+    return layers * layer_memory_bytes(gpu, stage_count) + (last ? device_head_bytes_[gpu] : 0.0);
   }
+  // dp_q: the device's gradient all-reduce after the pipeline drains; 0 for
+  // one data shard.
+  double data_parallel_sync_s(int gpu, int layers, bool last) const noexcept;
   // Most layers GPU `gpu` can hold as a stage of a `stage_count`-stage plan
   // (may be 0; always 0 when the stage count is not allowed).
   int max_layers(int gpu, int stage_count, bool last) const;
@@ -88,6 +115,8 @@ class CostModel {
   int num_gpus_ = 0;
   int num_layers_ = 0;
   double micro_batches_ = 1;
+  GroupLayout layout_;
+  bool has_groups_ = false;
   double lambda_ = 1;
   double t_ref_s_ = 1;
   double e_ref_j_ = 1;
@@ -97,8 +126,22 @@ class CostModel {
   double layer_param_bytes_ = 0;       // 4 P kappa
   double layer_activation_bytes_ = 0;  // alpha kappa u T H, times (Q + 1)
   double head_bytes_ = 0;              // 4 H V kappa + 2 kappa u T V
-  std::vector<double> layer_compute_s_, head_compute_s_, idle_w_, active_w_, memory_limit_bytes_;
-  std::vector<double> send_s_;  // N x N, row-major; diagonal 0
+  std::vector<double> layer_compute_s_, head_compute_s_, tensor_layer_s_, idle_w_, active_extra_w_,
+      memory_limit_bytes_;
+  std::vector<double> device_param_bytes_, device_activation_bytes_, device_head_bytes_;
+  std::vector<double> send_s_;  // devices x devices, row-major; diagonal 0
+  // Gradient sync: X_q = layers * sync_layer_bytes + (last) sync_head_bytes
+  // over each of the device's t rings, ring r costing latency + X * per_byte.
+  struct SyncRing {
+    double latency_s;   // 2 (d - 1) Lat_max
+    double per_byte_s;  // 2 (d - 1) / (d Bw_min)
+  };
+  std::vector<double> sync_layer_bytes_, sync_head_bytes_;
+  std::vector<int> sync_ring_begin_;  // rings of device v: [begin[v], begin[v + 1])
+  std::vector<SyncRing> sync_rings_;
+
+  void add_device(const Problem& problem, const DeviceGroup& group,
+                  const std::vector<std::optional<ResolvedLink>>& links);
 };
 
 }  // namespace geotrain

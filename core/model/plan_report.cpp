@@ -1,5 +1,6 @@
 #include "model/plan_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace geotrain {
@@ -17,17 +18,22 @@ PlanReport report_plan(const CostModel& model, const Plan& plan) {
   for (int q = 0; q < count; ++q) {
     const Stage& s = plan[q];
     const bool last = q + 1 == count;
+    const DeviceGroup& group = model.layout()[static_cast<std::size_t>(s.gpu)];
     StageReport r;
-    r.gpu = s.gpu;
+    r.gpu = group.gpus[0];
+    r.gpus = group.gpus;
+    r.tensor_parallel = group.tensor_parallel;
     r.layers = s.layers;
     r.compute_s = s.layers * model.layer_compute_s(s.gpu) + (last ? model.head_compute_s(s.gpu) : 0.0);
+    r.tensor_parallel_s = s.layers * model.tensor_layer_s(s.gpu);
     r.send_forward_s = last ? 0.0 : model.send_s(s.gpu, plan[q + 1].gpu);
     r.send_backward_s = q == 0 ? 0.0 : model.send_s(s.gpu, plan[q - 1].gpu);
-    r.stage_s = r.compute_s + r.send_forward_s + r.send_backward_s;
-    r.memory_bytes = model.stage_memory_bytes(s.layers, count, last);
+    r.stage_s = r.compute_s + r.tensor_parallel_s + r.send_forward_s + r.send_backward_s;
+    r.data_parallel_sync_s = model.data_parallel_sync_s(s.gpu, s.layers, last);
+    r.memory_bytes = model.stage_memory_bytes(s.gpu, s.layers, count, last);
     r.memory_limit_bytes = model.memory_limit_bytes(s.gpu);
     r.energy_j = model.idle_w(s.gpu) * report.cost.iteration_s +
-                 model.micro_batches() * (model.active_w(s.gpu) - model.idle_w(s.gpu)) * r.compute_s;
+                 model.micro_batches() * model.active_extra_w(s.gpu) * r.compute_s;
     report.stages.push_back(r);
   }
   return report;
@@ -55,14 +61,21 @@ json stage_reports_to_json(const PlanReport& report, const Problem& problem) {
   for (std::size_t q = 0; q < count; ++q) {
     const StageReport& r = report.stages[q];
     const Gpu& g = problem.gpus[r.gpu];
+    json ids = json::array();
+    for (int k : r.gpus) ids.push_back(problem.gpus[static_cast<std::size_t>(k)].id);
     json s = {{"gpu", g.id},
+              {"gpus", ids},
+              {"tensor_parallel", r.tensor_parallel},
+              {"data_parallel", r.data_parallel()},
               {"type", g.type},
               {"site", g.site},
               {"layers", r.layers},
               {"compute_ms", r.compute_s * 1000.0},
+              {"tensor_parallel_ms", r.tensor_parallel_s * 1000.0},
               {"send_forward_ms", r.send_forward_s * 1000.0},
               {"send_backward_ms", r.send_backward_s * 1000.0},
               {"stage_ms", r.stage_s * 1000.0},
+              {"data_parallel_sync_ms", r.data_parallel_sync_s * 1000.0},
               {"memory_gib", r.memory_bytes / kGiB},
               {"memory_limit_gib", r.memory_limit_bytes / kGiB},
               {"energy_j", r.energy_j},
@@ -76,6 +89,9 @@ json stage_reports_to_json(const PlanReport& report, const Problem& problem) {
 
 json report_to_json(const PlanReport& report, const Problem& problem) {
   json violations = json::array();
+  std::size_t gpus_used = 0;
+  double sync_s = 0;
+  for (const StageReport& r : report.stages) gpus_used += r.gpus.size(), sync_s = std::max(sync_s, r.data_parallel_sync_s);
   for (std::size_t q = 0; q < report.stages.size(); ++q) {
     const StageReport& r = report.stages[q];
     if (r.memory_bytes <= r.memory_limit_bytes) continue;
@@ -89,7 +105,9 @@ json report_to_json(const PlanReport& report, const Problem& problem) {
           {"objective", report.cost.objective},
           {"feasible", report.cost.feasible},
           {"bottleneck_stage", report.cost.bottleneck},
-          {"gpus_used", report.stages.size()},
+          {"gpus_used", gpus_used},
+          {"stage_count", report.stages.size()},
+          {"data_parallel_sync_ms", sync_s * 1000.0},
           {"micro_batches", problem.model.micro_batches()},
           {"stages", stage_reports_to_json(report, problem)},
           {"violations", violations}};
