@@ -9,6 +9,8 @@ struct Gpu {
   std::string type;  // catalogue name or free text; empty when absent
   std::string site;  // empty: the shared default site
   std::string node;  // machine it sits in; empty: a node of its own (see node_name)
+  std::string host;  // address or name of that machine, for launch lines; empty: not given
+  int device = -1;   // local CUDA index on its node; -1: not given (launch bundles assume file order)
   double peak_tflops = 0;
   double compute_util = 1;
   double memory_gib = 0;

@@ -5,9 +5,11 @@
 #include <map>
 #include <set>
 
+#include "model/derived_checks.hpp"
 #include "model/gpu_catalogue.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
+#include "model/json_text.hpp"
 
 namespace geotrain {
 
@@ -15,29 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kMaxJsonDepth = 64;
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 53) - 1;  // exact in a JavaScript number
-
-// nlohmann's parser is iterative but printing is not, so refuse absurd nesting
-// before it can exhaust the stack (the wasm stack is small).
-void check_nesting(const std::string& text, const std::string& what) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw InputError(what + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-}
 
 std::optional<Precision> precision_from_name(std::string name) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -96,8 +76,8 @@ void fill_from_catalogue(FieldReader& r, const json& o, const std::string& p, co
 Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision precision) {
   Gpu g;
   if (!r.open_object(o, p,
-                     {"id", "type", "site", "node", "peak_tflops", "compute_util", "memory_gib", "memory_util", "idle_w",
-                      "active_w", "name", "note"}))
+                     {"id", "type", "site", "node", "host", "device", "peak_tflops", "compute_util", "memory_gib",
+                      "memory_util", "idle_w", "active_w", "name", "note"}))
     return g;
   g.id = r.string(o, p, "id", true).value_or("");
   if (o.contains("id") && o["id"].is_string() && g.id.empty()) r.error(field_path(p, "id"), "must not be empty");
@@ -106,6 +86,10 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
   g.node = r.string(o, p, "node", false).value_or("");
   if (o.contains("node") && o["node"].is_string() && g.node.empty())
     r.error(field_path(p, "node"), "must not be empty (leave it out for a node of its own)");
+  g.host = r.string(o, p, "host", false).value_or("");
+  if (o.contains("host") && o["host"].is_string() && g.host.empty())
+    r.error(field_path(p, "host"), "must not be empty (leave it out when unknown)");
+  g.device = static_cast<int>(r.integer(o, p, "device", false, 0, 1023).value_or(-1));
   const CatalogueEntry* entry = g.type.empty() ? nullptr : find_catalogue_entry(g.type);
   if (entry) g.type = entry->name;
 
@@ -325,15 +309,7 @@ const char* precision_name(Precision precision) {
 }
 
 json parse_json_text(const std::string& text, const std::string& what) {
-  check_nesting(text, what);
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    std::string message = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep from "parse error"
-    auto at = message.find("parse error");
-    throw InputError(what + ": not valid JSON: " + (at == std::string::npos ? message : message.substr(at)));
-  }
+  return parse_json_document(text, what);  // json_text.hpp: every fault at a line and column
 }
 
 ParsedProblem parse_problem(const json& document) {
@@ -352,6 +328,7 @@ ParsedProblem parse_problem(const json& document) {
   pr.objective = read_objective(r, document);
   pr.search = read_search(r, document);
   if (r.errors().empty()) check_link_coverage(r, pr.network, pr.gpus);
+  if (r.errors().empty()) check_number_limits(r, pr);  // derived_checks.hpp: finite figures for every plan
   if (!r.errors().empty()) throw InputError(r.errors());
   out.warnings = r.warnings();
   return out;
@@ -366,6 +343,8 @@ json problem_to_json(const Problem& pr) {
     if (!g.type.empty()) j["type"] = g.type;
     if (!g.site.empty()) j["site"] = g.site;
     if (!g.node.empty()) j["node"] = g.node;
+    if (!g.host.empty()) j["host"] = g.host;
+    if (g.device >= 0) j["device"] = g.device;
     j["peak_tflops"] = g.peak_tflops;
     j["compute_util"] = g.compute_util;
     j["memory_gib"] = g.memory_gib;
