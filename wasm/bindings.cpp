@@ -65,6 +65,18 @@ class Planner {
       return session_->progress_json();
     });
   }
+  // As step, and a method that runs in one go (exact) calls on_progress with
+  // each snapshot's JSON text meanwhile; a false answer cancels it.
+  std::string step_reporting(double budget_ms, emscripten::val on_progress) {
+    if (!session_) return error_;
+    return json_or_error([&] {
+      session_->step(budget_ms, [&](const geotrain::Progress& p) {
+        const std::string text = geotrain::progress_to_json(p, session_->problem()).dump();
+        return !on_progress(text).isFalse();
+      });
+      return session_->progress_json();
+    });
+  }
   void cancel() {
     if (session_) session_->cancel();
   }
@@ -92,6 +104,7 @@ EMSCRIPTEN_BINDINGS(geotrain) {
       .constructor<std::string, std::string>()
       .function("error", &Planner::error)
       .function("step", &Planner::step)
+      .function("stepReporting", &Planner::step_reporting)
       .function("cancel", &Planner::cancel)
       .function("done", &Planner::done)
       .function("result", &Planner::result);

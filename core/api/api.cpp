@@ -19,6 +19,8 @@ void add_objective_settings(json& out, const Problem& problem, const References&
   out["t_ref_ms"] = refs.t_ref_ms;
   out["e_ref_j"] = refs.e_ref_j;
   out["references"] = refs.source;
+  // Said only when true: an infeasible plan's time may be short, so a good plan's objective may exceed 1.
+  if (refs.from_infeasible_plan) out["references_from_infeasible_plan"] = true;
 }
 
 void add_warnings(json& out, const std::vector<std::string>& warnings) {
@@ -109,6 +111,8 @@ json progress_to_json(const Progress& progress, const Problem& problem) {
     out["energy_j"] = progress.best_cost.energy_j;
     out["objective"] = progress.best_cost.objective;
   }
+  if (progress.nodes) out["nodes"] = *progress.nodes;
+  if (progress.lower_bound) out["lower_bound"] = *progress.lower_bound;
   return out;
 }
 

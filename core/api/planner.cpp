@@ -3,8 +3,11 @@
 #include "search/baselines.hpp"
 #include "search/brute_force.hpp"
 #include "search/exact.hpp"
+#include "model/derived_checks.hpp"
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
+#include "search/hybrid_memetic.hpp"
+#include "search/hybrid_methods.hpp"
 #include "search/memetic.hpp"
 #include "search/stopwatch.hpp"
 
@@ -14,15 +17,50 @@ namespace {
 
 // The exact solver's first upper bound: the better of metis-improved and a
 // short memetic run (capped so that it stays a small share of the budget).
-Plan exact_incumbent(const PreparedProblem& prepared) {
-  const CostModel& model = prepared.model;
-  SolveResult best = run_metis_improved(model, prepared.problem.search.seed);
-  SearchSettings quick = prepared.problem.search;
+Plan exact_incumbent(const CostModel& model, const SearchSettings& search) {
+  SolveResult best = run_metis_improved(model, search.seed);
+  SearchSettings quick = search;
   quick.max_generations = std::min(quick.max_generations, 100);
   quick.time_limit_s = std::min(quick.time_limit_s * 0.1, 2.0);
   const SolveResult memetic = MemeticAlgorithm(quick).evolve(model);
   if (!best.cost.feasible || (memetic.cost.feasible && memetic.cost.objective < best.cost.objective)) best = memetic;
   return best.plan;
+}
+
+ExactSettings exact_settings(const PreparedProblem& prepared, const SolveOptions& options) {
+  ExactSettings settings;
+  settings.time_limit_s = prepared.problem.search.time_limit_s;
+  if (options.max_nodes) settings.max_nodes = *options.max_nodes;
+  return settings;
+}
+
+// search.parallelism "hybrid": every method over stage-group layouts
+// (core/search/hybrid_methods.hpp, hybrid_memetic.hpp).
+SolveResult run_hybrid_method(const PreparedProblem& prepared, const SolveOptions& options,
+                              const ProgressCallback& progress) {
+  const CostModel& model = prepared.model;
+  const SearchSettings& search = prepared.problem.search;
+  if (options.method == Method::memetic) return evolve_hybrid(prepared.problem, model, search, progress);
+  const LayoutSpace space(prepared.problem, model);
+  switch (options.method) {
+    case Method::exact:
+      return solve_exact_hybrid(space, exact_settings(prepared, options),
+                                [&](const CostModel& m) { return exact_incumbent(m, search); }, progress);
+    case Method::brute_force: return brute_force_hybrid(space, kBruteForceMaxPlans, progress);
+    case Method::metis: return baseline_hybrid(space, [](const CostModel& m) { return run_metis(m); });
+    case Method::metis_improved:
+      return baseline_hybrid(space, [&](const CostModel& m) { return run_metis_improved(m, search.seed); });
+    case Method::uniform: return uniform_hybrid(space);
+    case Method::memetic: break;
+  }
+  return {};
+}
+
+// With search.parallelism "hybrid", plans whose stages are groups count too.
+bool any_feasible_hybrid_plan(const Problem& problem, const CostModel& pipeline) {
+  if (problem.search.parallelism != Parallelism::hybrid) return false;
+  const LayoutSpace space(problem, pipeline);
+  return any_feasible_layout(space, space.starting_choices(HybridSettings{}.enumerate_up_to));
 }
 
 constexpr Method kMethods[] = {Method::memetic, Method::exact,          Method::brute_force,
@@ -69,10 +107,13 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
     throw InputError(std::string("options.stage_count: the ") + method_name(options.method) +
                      " method chooses its own GPUs; only memetic, exact and brute-force take a stage count");
   Problem pr = with_overrides(std::move(problem), options);
+  // A file within the limits always passes; problems built in code (sweeps) may not.
+  if (auto faults = derived_quantity_errors(pr); !faults.empty()) throw InputError(faults);
   CostModel model(pr);
   References refs = apply_references(pr, model);
   if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
-  if (!any_feasible_plan(model)) throw PlanningError(infeasibility_reason(model, pr));
+  if (!any_feasible_plan(model) && !any_feasible_hybrid_plan(pr, model))
+    throw PlanningError(infeasibility_reason(model, pr));
   return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
 }
 
@@ -80,15 +121,17 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   const CostModel& model = prepared.model;
   Stopwatch clock;
   SolveResult result;
+  if (prepared.problem.search.parallelism == Parallelism::hybrid) {
+    result = run_hybrid_method(prepared, options, progress);
+    result.elapsed_ms = clock.elapsed_ms();
+    return result;
+  }
   switch (options.method) {
     case Method::memetic: result = MemeticAlgorithm(prepared.problem.search).evolve(model, progress); break;
-    case Method::exact: {
-      ExactSettings settings;
-      settings.time_limit_s = prepared.problem.search.time_limit_s;
-      if (options.max_nodes) settings.max_nodes = *options.max_nodes;
-      result = solve_exact(model, settings, exact_incumbent(prepared), progress);
+    case Method::exact:
+      result = solve_exact(model, exact_settings(prepared, options), exact_incumbent(model, prepared.problem.search),
+                           progress);
       break;
-    }
     case Method::brute_force: result = brute_force(model, kBruteForceMaxPlans, progress); break;
     case Method::metis: result = run_metis(model); break;
     case Method::metis_improved: result = run_metis_improved(model, prepared.problem.search.seed); break;
@@ -97,6 +140,5 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   result.elapsed_ms = clock.elapsed_ms();
   return result;
 }
-
 
 }  // namespace geotrain

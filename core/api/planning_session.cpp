@@ -18,10 +18,10 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
 
 PlanningSession::~PlanningSession() = default;
 
-bool PlanningSession::step(double budget_ms) {
+bool PlanningSession::step(double budget_ms, const ProgressCallback& report) {
   if (finished_) return true;
   if (!memetic_) {
-    result_ = run_method(*prepared_, options_);
+    result_ = run_method(*prepared_, options_, report);
     finished_ = true;
     return true;
   }
@@ -57,6 +57,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
     p.has_plan = true;
     p.best_plan = result_->plan;
     p.best_cost = result_->cost;
+    if (result_->method == "exact") p.nodes = result_->nodes;
   }
   nlohmann::ordered_json out = progress_to_json(p, prepared_->problem);
   out["done"] = finished_;

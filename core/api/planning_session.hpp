@@ -26,10 +26,13 @@ class PlanningSession {
   PlanningSession& operator=(const PlanningSession&) = delete;
 
   // Works for about budget_ms (at least one generation); true once finished.
-  // Throws PlanningError when a method refuses.
-  bool step(double budget_ms);
+  // Throws PlanningError when a method refuses. A method that cannot stop
+  // between slices (exact, brute force) runs to its end in the first step and
+  // reports through `report` meanwhile (returning false cancels it).
+  bool step(double budget_ms, const ProgressCallback& report = {});
   void cancel();
   bool done() const { return finished_; }
+  const Problem& problem() const { return prepared_->problem; }
 
   // {generation, evaluations, elapsed_ms, done, and the best plan so far with
   // its iteration_ms, energy_j and objective once there is one}.

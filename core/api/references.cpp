@@ -13,6 +13,7 @@ References resolve_references(const Problem& problem, const CostModel& model) {
   refs.t_ref_ms = given_t ? *given_t : baseline.cost.iteration_s * 1000.0;
   refs.e_ref_j = given_e ? *given_e : baseline.cost.energy_j;
   refs.source = (given_t || given_e) ? "problem+metis-improved" : "metis-improved";
+  refs.from_infeasible_plan = !baseline.cost.feasible;
   return refs;
 }
 

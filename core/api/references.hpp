@@ -17,6 +17,7 @@ struct References {
   double t_ref_ms = 0;
   double e_ref_j = 0;
   std::string source;  // "problem", "metis-improved" or "problem+metis-improved"
+  bool from_infeasible_plan = false;  // the metis-improved plan does not fit in memory
 };
 
 References resolve_references(const Problem& problem, const CostModel& model);

@@ -12,7 +12,11 @@ namespace geotrain {
 CostModel::CostModel(const Problem& problem)
     : CostModel(problem, single_gpu_layout(static_cast<int>(problem.gpus.size()))) {}
 
-CostModel::CostModel(const Problem& problem, GroupLayout layout) : layout_(std::move(layout)) {
+CostModel::CostModel(const Problem& problem, GroupLayout layout)
+    : CostModel(problem, std::move(layout), resolve_links(problem.network, problem.gpus)) {}
+
+CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vector<std::optional<ResolvedLink>>& links)
+    : layout_(std::move(layout)) {
   const ModelConfig& m = problem.model;
   num_gpus_ = static_cast<int>(layout_.size());
   num_layers_ = static_cast<int>(m.num_layers);
@@ -27,7 +31,6 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout) : layout_(std::
   layer_activation_bytes_ = kRetainedActivations * kappa * u * T * H;
   head_bytes_ = 4.0 * H * V * kappa + 2.0 * kappa * u * T * V;
 
-  const auto links = resolve_links(problem.network, problem.gpus);
   sync_ring_begin_.push_back(0);
   for (const DeviceGroup& group : layout_) add_device(problem, group, links);
 

@@ -33,6 +33,9 @@ class CostModel {
   // Devices are `layout`'s groups, in its order (validated by the caller:
   // indices valid and distinct, t dividing each group, d dividing u).
   CostModel(const Problem& problem, GroupLayout layout);
+  // The same, with the problem's links already resolved (resolve_links): the
+  // hybrid search builds a model per candidate layout and resolves once.
+  CostModel(const Problem& problem, GroupLayout layout, const std::vector<std::optional<ResolvedLink>>& links);
 
   // Normalisers of the objective, in seconds and joules; both default to 1
   // until set (see references.hpp for where the planner takes them from).

@@ -38,6 +38,14 @@ inline GroupLayout layout_of(const GroupPlan& plan) {
   return layout;
 }
 
+// The plan over layout_of(plan)'s devices: stage q runs on device q.
+inline Plan device_plan(const GroupPlan& plan) {
+  Plan out;
+  out.reserve(plan.size());
+  for (std::size_t q = 0; q < plan.size(); ++q) out.push_back(Stage{static_cast<int>(q), plan[q].layers});
+  return out;
+}
+
 // A plan over a layout's devices, as GPU groups.
 inline GroupPlan to_group_plan(const Plan& plan, const GroupLayout& layout) {
   GroupPlan out;

@@ -82,7 +82,7 @@ class BranchAndBound {
  private:
   void offer(const Plan& plan);
   bool promising(double lower_bound) const { return lower_bound * (1.0 - kBoundSlack) < best_.cost.objective; }
-  bool out_of_budget();
+  bool out_of_budget(int depth = -1);
   void setup_stage_count(int stage_count);
   bool is_candidate(int gpu) const;
   int layer_choices(int q, int gpu, Choice* out);
@@ -106,6 +106,10 @@ class BranchAndBound {
   double last_report_ms_ = -kProgressEveryMs;  // the first clock check reports
   std::string stop_reason_;
   double stopped_bound_ = INFINITY;  // least bound of what the stopped search left open
+  // For live progress: whether every stage count has its root bound yet, and
+  // the least root bound of the stage counts not yet searched.
+  bool roots_bounded_ = false;
+  double later_roots_bound_ = INFINITY;
 
   // State of the stage count being searched; buffers sized once per solve.
   int stage_count_ = 0;
@@ -127,7 +131,8 @@ void BranchAndBound::offer(const Plan& plan) {
   best_.cost = cost;
 }
 
-bool BranchAndBound::out_of_budget() {
+// depth: the level the search is at (-1 outside a search), for the live lower bound.
+bool BranchAndBound::out_of_budget(int depth) {
   if (best_.nodes >= settings_.max_nodes) return stop_reason_ = "node_limit", true;
   if (work_ < next_check_) return false;
   next_check_ = work_ + kWorkPerClockCheck;
@@ -141,6 +146,11 @@ bool BranchAndBound::out_of_budget() {
     p.has_plan = has_best_;
     p.best_plan = best_.plan;
     p.best_cost = best_.cost;
+    p.nodes = best_.nodes;
+    if (roots_bounded_) {
+      const double open = depth >= 0 ? std::min(later_roots_bound_, open_bound(depth)) : later_roots_bound_;
+      p.lower_bound = has_best_ ? std::min(open, best_.cost.objective) : open;
+    }
     if (!progress_(p)) return stop_reason_ = "cancelled", true;
   }
   return false;
@@ -306,7 +316,7 @@ bool BranchAndBound::search(int stage_count) {
   if (!open_level(0)) return true;
   int depth = 0;
   while (depth >= 0) {
-    if (out_of_budget()) {
+    if (out_of_budget(depth)) {
       stopped_bound_ = open_bound(depth);
       return false;
     }
@@ -362,7 +372,10 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
     if (open_level(0)) roots.push_back({levels_[0].gpus[0].lower_bound, q});
   }
   std::sort(roots.begin(), roots.end(), by_bound);
-  for (const Choice& root : roots) {
+  roots_bounded_ = unexplored_bound == INFINITY;
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    const Choice& root = roots[r];
+    later_roots_bound_ = r + 1 < roots.size() ? roots[r + 1].lower_bound : INFINITY;
     if (!stop_reason_.empty()) {
       unexplored_bound = std::min(unexplored_bound, root.lower_bound);
       continue;

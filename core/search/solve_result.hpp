@@ -31,6 +31,10 @@ struct Progress {
   bool has_plan = false;
   Plan best_plan;
   PlanCost best_cost;
+  // exact: nodes expanded, and the least lower bound over what is still open
+  // (known once every stage count has its root bound).
+  std::optional<std::int64_t> nodes;
+  std::optional<double> lower_bound;
 };
 
 using ProgressCallback = std::function<bool(const Progress&)>;
