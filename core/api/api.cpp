@@ -1,5 +1,7 @@
 #include "api/api.hpp"
 
+#include <optional>
+
 #include "model/gpu_catalogue.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
@@ -31,11 +33,19 @@ void add_warnings(json& out, const std::vector<std::string>& warnings) {
 
 json evaluate_request(const std::string& problem_text, const std::string& plan_text) {
   const ParsedProblem parsed = parse_problem_text(problem_text);
-  const Plan plan = parse_plan(parse_json_text(plan_text, "plan"), parsed.problem);
-  CostModel model(parsed.problem);
-  const References refs = apply_references(parsed.problem, model);
+  const GroupPlan plan = parse_group_plan(parse_json_text(plan_text, "plan"), parsed.problem);
+  // References come from the problem alone (its pipeline baseline), so a
+  // group plan's objective compares directly with a pipeline plan's.
+  CostModel pipeline(parsed.problem);
+  const References refs = apply_references(parsed.problem, pipeline);
   json out = {{"problem", parsed.problem.name}};
-  out.update(report_to_json(report_plan(model, plan), parsed.problem));
+  if (is_pipeline(plan)) {
+    out.update(report_to_json(report_plan(pipeline, to_pipeline_plan(plan)), parsed.problem));
+  } else {
+    CostModel grouped(parsed.problem, layout_of(plan));
+    grouped.set_references(pipeline.t_ref_s(), pipeline.e_ref_j());
+    out.update(report_to_json(report_plan(grouped, device_plan(plan)), parsed.problem));
+  }
   add_objective_settings(out, parsed.problem, refs);
   add_warnings(out, parsed.warnings);
   return out;
@@ -68,14 +78,24 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
 json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
                           const std::vector<std::string>& warnings) {
   const Problem& problem = prepared.problem;
-  const PlanReport report = report_plan(prepared.model, r.plan);
+  // A hybrid search's plan indexes its own layout's groups: figure it on that
+  // layout's model, with the prepared objective settings.
+  std::optional<CostModel> grouped;
+  if (!r.layout.empty()) {
+    grouped.emplace(problem, r.layout);
+    grouped->set_lambda(prepared.model.lambda());
+    grouped->set_references(prepared.model.t_ref_s(), prepared.model.e_ref_j());
+  }
+  const CostModel& model = grouped ? *grouped : prepared.model;
+  const PlanReport report = report_plan(model, r.plan);
+  const GroupPlan plan = r.layout.empty() ? to_group_plan(r.plan) : to_group_plan(r.plan, r.layout);
   json out = {{"method", r.method}, {"problem", problem.name}};
-  out["stages"] = plan_to_json(r.plan, problem)["stages"];
+  out["stages"] = plan_to_json(plan, problem)["stages"];
   out["iteration_ms"] = report.cost.iteration_s * 1000.0;
   out["energy_j"] = report.cost.energy_j;
   out["objective"] = report.cost.objective;
   out["feasible"] = report.cost.feasible;
-  out["gpus_used"] = r.plan.size();
+  out["gpus_used"] = gpu_count(plan);
   out["bottleneck_stage"] = report.cost.bottleneck;
   add_objective_settings(out, problem, prepared.references);
   out["evaluations"] = r.evaluations;
@@ -87,6 +107,11 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
   }
   if (r.method == "metis-improved") out["seed"] = problem.search.seed;
   if (r.optimal) out["optimal"] = *r.optimal;
+  if (problem.search.parallelism == Parallelism::hybrid) {
+    out["parallelism"] = "hybrid";
+    out["stage_count"] = r.plan.size();
+    out["layouts_tried"] = r.layouts_tried;
+  }
   if (r.gap) out["gap"] = *r.gap;
   if (r.method == "exact") out["nodes"] = r.nodes;
   out["micro_batches"] = problem.model.micro_batches();
@@ -106,7 +131,9 @@ json progress_to_json(const Progress& progress, const Problem& problem) {
               {"evaluations", progress.evaluations},
               {"elapsed_ms", progress.elapsed_ms}};
   if (progress.has_plan) {
-    out["stages"] = plan_to_json(progress.best_plan, problem)["stages"];
+    const GroupPlan plan = progress.best_layout.empty() ? to_group_plan(progress.best_plan)
+                                                        : to_group_plan(progress.best_plan, progress.best_layout);
+    out["stages"] = plan_to_json(plan, problem)["stages"];
     out["iteration_ms"] = progress.best_cost.iteration_s * 1000.0;
     out["energy_j"] = progress.best_cost.energy_j;
     out["objective"] = progress.best_cost.objective;

@@ -2,18 +2,52 @@
 
 #include "api/api.hpp"
 #include "model/input_error.hpp"
+#include "search/hybrid_memetic.hpp"
 #include "search/memetic.hpp"
 #include "model/problem_json.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {
 
+class SteppedRun {
+ public:
+  virtual ~SteppedRun() = default;
+  virtual bool step() = 0;
+  virtual bool finished() const = 0;
+  virtual void cancel() = 0;
+  virtual Progress progress() const = 0;
+  virtual SolveResult result() const = 0;
+};
+
+namespace {
+
+template <typename Run>
+class SteppedRunOf final : public SteppedRun {
+ public:
+  template <typename... Args>
+  explicit SteppedRunOf(Args&&... args) : run_(std::forward<Args>(args)...) {}
+  bool step() override { return run_.step(); }
+  bool finished() const override { return run_.finished(); }
+  void cancel() override { run_.cancel(); }
+  Progress progress() const override { return run_.progress(); }
+  SolveResult result() const override { return run_.result(); }
+
+ private:
+  Run run_;
+};
+
+}  // namespace
+
 PlanningSession::PlanningSession(const std::string& problem_text, const SolveOptions& options) : options_(options) {
   ParsedProblem parsed = parse_problem_text(problem_text);
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
-  if (options.method == Method::memetic)
-    memetic_ = std::make_unique<MemeticRun>(prepared_->model, prepared_->problem.search);
+  if (options.method != Method::memetic) return;
+  const PreparedProblem& p = *prepared_;
+  if (p.problem.search.parallelism == Parallelism::hybrid)
+    memetic_ = std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
+  else
+    memetic_ = std::make_unique<SteppedRunOf<MemeticRun>>(p.model, p.problem.search);
 }
 
 PlanningSession::~PlanningSession() = default;
@@ -56,6 +90,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
     p.elapsed_ms = result_->elapsed_ms;
     p.has_plan = true;
     p.best_plan = result_->plan;
+    p.best_layout = result_->layout;
     p.best_cost = result_->cost;
     if (result_->method == "exact") p.nodes = result_->nodes;
   }

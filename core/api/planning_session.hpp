@@ -15,7 +15,9 @@
 
 namespace geotrain {
 
-class MemeticRun;
+// A search that advances one generation a step: the memetic algorithm, or
+// its hybrid form over stage-group layouts (planning_session.cpp).
+class SteppedRun;
 
 class PlanningSession {
  public:
@@ -46,7 +48,7 @@ class PlanningSession {
   SolveOptions options_;
   std::vector<std::string> warnings_;
   std::unique_ptr<PreparedProblem> prepared_;
-  std::unique_ptr<MemeticRun> memetic_;
+  std::unique_ptr<SteppedRun> memetic_;
   std::optional<SolveResult> result_;  // set when a non-memetic method has run
   bool finished_ = false;
 };

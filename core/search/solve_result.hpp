@@ -12,7 +12,10 @@ namespace geotrain {
 
 struct SolveResult {
   std::string method;
-  Plan plan;
+  Plan plan;                // over the devices of `layout`
+  // The devices the plan's stages index: empty for the problem's GPUs one by
+  // one (the paper's space); the stage groups a hybrid search chose otherwise.
+  GroupLayout layout;
   PlanCost cost;
   std::int64_t evaluations = 0;  // cost-model evaluations (or bound evaluations, for exact)
   int generations = 0;           // memetic only
@@ -20,6 +23,7 @@ struct SolveResult {
   std::optional<bool> optimal;   // exact methods: proven optimal
   std::optional<double> gap;     // exact: (incumbent - lower bound) / incumbent when not proven
   std::int64_t nodes = 0;        // exact: search nodes expanded
+  int layouts_tried = 0;         // hybrid searches: stage-group layouts planned
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
 };
 
@@ -30,6 +34,7 @@ struct Progress {
   double elapsed_ms = 0;
   bool has_plan = false;
   Plan best_plan;
+  GroupLayout best_layout;  // as SolveResult::layout
   PlanCost best_cost;
   // exact: nodes expanded, and the least lower bound over what is still open
   // (known once every stage count has its root bound).
