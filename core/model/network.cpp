@@ -1,7 +1,7 @@
 #include "model/network.hpp"
 
-#include <map>
-#include <utility>
+#include <string>
+#include <unordered_map>
 
 namespace geotrain {
 
@@ -31,33 +31,66 @@ std::optional<ResolvedLink> resolve_link(const NetworkSpec& network, const Gpu& 
   return std::nullopt;
 }
 
+namespace {
+
+// Dense integer ids for strings, in first-seen order: the table below then
+// compares ints, never strings, for each of its N^2 pairs.
+class Interner {
+ public:
+  int id(const std::string& name) { return ids_.emplace(name, static_cast<int>(ids_.size())).first->second; }
+  int find(const std::string& name) const {
+    const auto it = ids_.find(name);
+    return it == ids_.end() ? -1 : it->second;
+  }
+  int size() const { return static_cast<int>(ids_.size()); }
+
+ private:
+  std::unordered_map<std::string, int> ids_;
+};
+
+}  // namespace
+
 std::vector<std::optional<ResolvedLink>> resolve_links(const NetworkSpec& network, const std::vector<Gpu>& gpus) {
   const std::size_t n = gpus.size();
-  // Maps keyed by names so that a full N x N `links` list stays O(N^2 log N), not O(N^4).
-  std::map<std::string, std::size_t> index_of;
-  for (std::size_t i = 0; i < n; ++i) index_of.emplace(gpus[i].id, i);
-  std::map<std::pair<std::size_t, std::size_t>, LinkSpec> gpu_links;
-  for (const auto& l : network.links) {
-    auto from = index_of.find(l.from_gpu), to = index_of.find(l.to_gpu);
-    if (from != index_of.end() && to != index_of.end()) gpu_links[{from->second, to->second}] = l.link;
+  // GPU, site and node names become ints once; `links` and `site_links` are
+  // written into dense tables, so that a problem listing all N (N - 1) links
+  // resolves in O(N^2 + links) (hash look-ups of names only once per entry).
+  Interner gpu_ids, sites, nodes;
+  std::vector<int> site_of(n), node_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    gpu_ids.id(gpus[i].id);
+    site_of[i] = sites.id(gpus[i].site);
+    node_of[i] = nodes.id(gpus[i].node_name());
   }
-  std::map<std::pair<std::string, std::string>, LinkSpec> site_links;
-  for (const auto& l : network.site_links) site_links[{l.from_site, l.to_site}] = l.link;
+  std::vector<const LinkSpec*> gpu_link(n * n, nullptr);  // later entries overwrite: the later wins
+  for (const auto& l : network.links) {
+    const int from = gpu_ids.find(l.from_gpu), to = gpu_ids.find(l.to_gpu);
+    if (from >= 0 && to >= 0 && from < static_cast<int>(n) && to < static_cast<int>(n))
+      gpu_link[static_cast<std::size_t>(from) * n + static_cast<std::size_t>(to)] = &l.link;
+  }
+  // Site links naming a site no GPU has can never apply; skip them.
+  const std::size_t site_count = static_cast<std::size_t>(sites.size());
+  std::vector<const LinkSpec*> site_link(site_count * site_count, nullptr);
+  for (const auto& l : network.site_links) {
+    const int from = sites.find(l.from_site), to = sites.find(l.to_site);
+    if (from >= 0 && to >= 0) site_link[static_cast<std::size_t>(from) * site_count + static_cast<std::size_t>(to)] = &l.link;
+  }
 
   std::vector<std::optional<ResolvedLink>> table(n * n);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
       auto& slot = table[i * n + j];
-      if (auto g = gpu_links.find({i, j}); g != gpu_links.end()) {
-        slot = ResolvedLink{g->second, LinkSource::gpu_link};
-      } else if (network.intra_node && gpus[i].node_name() == gpus[j].node_name()) {
+      const LinkSpec* site = site_link[static_cast<std::size_t>(site_of[i]) * site_count + static_cast<std::size_t>(site_of[j])];
+      if (const LinkSpec* g = gpu_link[i * n + j]) {
+        slot = ResolvedLink{*g, LinkSource::gpu_link};
+      } else if (network.intra_node && node_of[i] == node_of[j]) {
         slot = ResolvedLink{*network.intra_node, LinkSource::intra_node};
-      } else if (auto s = site_links.find({gpus[i].site, gpus[j].site}); s != site_links.end()) {
-        slot = ResolvedLink{s->second, LinkSource::site_link};
-      } else if (gpus[i].site == gpus[j].site && network.intra_site) {
+      } else if (site) {
+        slot = ResolvedLink{*site, LinkSource::site_link};
+      } else if (site_of[i] == site_of[j] && network.intra_site) {
         slot = ResolvedLink{*network.intra_site, LinkSource::intra_site};
-      } else if (gpus[i].site != gpus[j].site && network.inter_site) {
+      } else if (site_of[i] != site_of[j] && network.inter_site) {
         slot = ResolvedLink{*network.inter_site, LinkSource::inter_site};
       } else if (network.default_link) {
         slot = ResolvedLink{*network.default_link, LinkSource::default_link};
