@@ -96,7 +96,7 @@ TEST(ProblemJson, DocumentMustBeAnObject) {
 
 TEST(ProblemJson, NestingDeeperThan64IsRefused) {
   EXPECT_TRUE(has_error(errors_of_text(std::string(65, '[') + std::string(65, ']')),
-                        "problem: nested deeper than 64 levels"));
+                        "problem: nested deeper than 64 levels at line 1, column 65"));
   // 64 levels are fine as JSON (and then not a problem object).
   EXPECT_TRUE(has_error(errors_of_text(std::string(64, '[') + std::string(64, ']')),
                         "(document): must be an object, got an array"));

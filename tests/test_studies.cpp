@@ -342,7 +342,7 @@ TEST(StudySummary, MalformedResultsAreNamed) {
   EXPECT_EQ(errors_of([&] {
               summarise_study(text, {{"study", "subset"}}, {{"k=2/seed=1", plan_result({{"g2", 4}})}});
             }),
-            std::vector<std::string>{"results[\"k=2/seed=1\"].stages: has 1 stages, the job asked for 2"});
+            std::vector<std::string>{"results[\"k=2/seed=1\"].stages: has 1 stage, the job asked for 2"});
 }
 
 TEST(StudySummary, SplitAgainstTheUniformSplitByHand) {

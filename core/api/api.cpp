@@ -5,6 +5,7 @@
 #include "model/gpu_catalogue.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
+#include "model/message_list.hpp"
 #include "model/plan_json.hpp"
 #include "model/plan_report.hpp"
 #include "model/problem_json.hpp"
@@ -26,7 +27,7 @@ void add_objective_settings(json& out, const Problem& problem, const References&
 }
 
 void add_warnings(json& out, const std::vector<std::string>& warnings) {
-  if (!warnings.empty()) out["warnings"] = warnings;
+  if (!warnings.empty()) out["warnings"] = cap_messages(warnings);  // the first 100, then "... and N more"
 }
 
 }  // namespace
@@ -145,7 +146,7 @@ json progress_to_json(const Progress& progress, const Problem& problem) {
 
 json validate_request(const std::string& problem_text) {
   const ParsedProblem parsed = parse_problem_text(problem_text);
-  return {{"problem", problem_to_json(parsed.problem)}, {"warnings", parsed.warnings}};
+  return {{"problem", problem_to_json(parsed.problem)}, {"warnings", cap_messages(parsed.warnings)}};
 }
 
 json catalogue_json() {
@@ -168,7 +169,7 @@ json error_to_json(const std::exception& error) {
   std::string kind = "internal";
   if (auto* input = dynamic_cast<const InputError*>(&error)) {
     kind = "input";
-    for (const auto& m : input->messages()) messages.push_back(m);
+    for (const auto& m : cap_messages(input->messages())) messages.push_back(m);
   } else {
     if (dynamic_cast<const PlanningError*>(&error)) kind = "planning";
     messages.push_back(error.what());

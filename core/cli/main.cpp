@@ -3,7 +3,9 @@
 // 2 bad usage; 3 no plan (nothing feasible, or the method refused); 4 exact
 // ran out of budget before proving optimality (the best plan and the proven gap
 // are still printed); 70 a bug.
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +19,7 @@
 
 #include "api/api.hpp"
 #include "model/input_error.hpp"
+#include "model/message_list.hpp"
 #include "studies/studies.hpp"
 
 namespace {
@@ -44,37 +47,69 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string read_file(const std::string& path, const char* what) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    return text.str();
+// Reads at most kMaxFileBytes, from a file, a pipe or FIFO (`<(cat f.json)`),
+// or standard input: the size is never asked for, since pipes have none.
+std::string read_capped(std::istream& in, const std::string& name, const char* what) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes) throw InputError(std::string(what) + ": " + name + " is larger than 64 MiB");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(std::string(what) + ": cannot read " + path + ": " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  if (std::error_code ec; std::filesystem::is_directory(path, ec))
-    throw InputError(std::string(what) + ": cannot read " + path + ": is a folder");
-  if (static_cast<std::size_t>(in.tellg()) > kMaxFileBytes)
-    throw InputError(std::string(what) + ": " + path + " is larger than 64 MiB");
-  in.seekg(0);
-  text << in.rdbuf();
-  return text.str();
+  if (in.bad()) throw InputError(std::string(what) + ": cannot read " + name);
+  return text;
 }
 
-// Strict number parsing for flags: the whole text must be the number.
+std::string read_file(const std::string& path, const char* what) {
+  if (path == "-") return read_capped(std::cin, "standard input", what);
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    throw InputError(std::string(what) + ": cannot read " + path + ": is a folder");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(std::string(what) + ": cannot read " + path + ": " + std::strerror(errno));
+  return read_capped(in, path, what);
+}
+
+// Strict number parsing for flags: the whole text must be one decimal number
+// as JSON writes them (an optional sign, digits, a fraction, an exponent), and
+// finite. strtod alone would also take "0x10", "nan", "inf" and " 5".
+bool is_decimal_number(const std::string& text) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    return i - start;
+  };
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') ++i, mantissa += digits();
+  if (mantissa == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
 double parse_number(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
+  if (!is_decimal_number(text)) throw InputError(flag + ": must be a decimal number, got '" + text + "'");
   errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE)
-    throw InputError(flag + ": must be a number, got '" + text + "'");
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (errno == ERANGE || !std::isfinite(value))
+    throw InputError(flag + ": " + text + " is out of range for a double (about 1e-308 to 1.8e308)");
   return value;
+}
+
+// One line per message, capped (message_list.hpp): the first 100, then "... and N more".
+void print_messages(const char* prefix, const std::vector<std::string>& messages) {
+  for (const auto& m : geotrain::cap_messages(messages)) std::cerr << prefix << m << "\n";
 }
 
 void print_warnings(const json& document) {
   if (!document.contains("warnings")) return;
-  for (const auto& w : document["warnings"]) std::cerr << "warning: " << w.get<std::string>() << "\n";
+  std::vector<std::string> warnings;
+  for (const auto& w : document["warnings"]) warnings.push_back(w.get<std::string>());
+  print_messages("warning: ", warnings);
 }
 
 int print(const json& document) {
@@ -180,9 +215,10 @@ int run_study_command(const char* command, std::optional<std::string> kind, cons
   else std::cout << summary.dump(2) << "\n";
   print_warnings(summary);
   if (const int failed = summary.value("failed", 0); failed > 0)
-    std::cerr << "warning: " << failed << " of " << summary.value("jobs", 0) << " jobs failed; see their \"error\"\n";
+    std::cerr << "warning: " << failed << " of " << geotrain::count_of(summary.value("jobs", 0), "job")
+              << " failed; see their \"error\"\n";
   if (const int missing = summary.value("missing", 0); missing > 0)
-    std::cerr << "warning: " << missing << " jobs did not finish\n";
+    std::cerr << "warning: " << geotrain::count_of(missing, "job") << " did not finish\n";
   return 0;
 }
 
@@ -221,7 +257,7 @@ int main(int argc, char** argv) {
     std::cerr << "geotrain: " << e.what() << "\n" << kUsage << geotrain::method_names() << "\n";
     return kExitUsage;
   } catch (const InputError& e) {
-    for (const auto& m : e.messages()) std::cerr << "error: " << m << "\n";
+    print_messages("error: ", e.messages());
     return kExitInput;
   } catch (const geotrain::PlanningError& e) {
     std::cerr << "error: " << e.what() << "\n";

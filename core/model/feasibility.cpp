@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+#include "model/message_list.hpp"
+
 namespace geotrain {
 
 int max_layers_with_stages(const CostModel& model, int stage_count) {
@@ -48,6 +50,11 @@ bool any_feasible_plan(const CostModel& model) {
 
 namespace {
 
+// "all 12 layers", "the 1 layer"
+std::string all_layers(std::int64_t count) {
+  return count == 1 ? std::string("the 1 layer") : "all " + std::to_string(count) + " layers";
+}
+
 // When the caller fixed the stage count, the reason is about that count.
 std::string stage_count_reason(const CostModel& model) {
   const int fewest = model.fewest_stages(), most = std::min(model.most_stages(), kMaxGpus);
@@ -57,9 +64,9 @@ std::string stage_count_reason(const CostModel& model) {
   char text[400];
   if (fewest > std::min(model.num_gpus(), model.num_layers())) {
     std::snprintf(text, sizeof text,
-                  "no plan has %s: each stage needs its own GPU and at least one layer, and the problem has %d "
-                  "GPUs and %d layers",
-                  counts, model.num_gpus(), model.num_layers());
+                  "no plan has %s: each stage needs its own GPU and at least one layer, and the problem has %s "
+                  "and %s",
+                  counts, count_of(model.num_gpus(), "GPU").c_str(), count_of(model.num_layers(), "layer").c_str());
     return text;
   }
   int best_q = fewest, best_layers = 0;
@@ -68,9 +75,10 @@ std::string stage_count_reason(const CostModel& model) {
     if (held > best_layers) best_layers = held, best_q = q;
   }
   std::snprintf(text, sizeof text,
-                "no feasible plan with %s: no such choice of GPUs holds all %d layers in memory (Eq. 19); the most "
-                "it can hold is %d layers (with %d stage%s)",
-                counts, model.num_layers(), best_layers, best_q, best_q == 1 ? "" : "s");
+                "no feasible plan with %s: no such choice of GPUs holds %s in memory (Eq. 19); the most "
+                "it can hold is %s (with %s)",
+                counts, all_layers(model.num_layers()).c_str(), count_of(best_layers, "layer").c_str(),
+                count_of(best_q, "stage").c_str());
   return text;
 }
 
@@ -89,12 +97,13 @@ std::string infeasibility_reason(const CostModel& model, const Problem& problem)
   for (int g = 0; g < model.num_gpus(); ++g) largest = std::max(largest, model.memory_limit_bytes(g));
   char text[640];
   std::snprintf(text, sizeof text,
-                "no feasible plan: no choice of GPUs holds all %d layers in memory (Eq. 19). The most any plan "
-                "can hold is %d layers (with %d stages). Each layer needs %.2f GiB of weights and optimizer state "
+                "no feasible plan: no choice of GPUs holds %s in memory (Eq. 19). The most any plan "
+                "can hold is %s (with %s). Each layer needs %.2f GiB of weights and optimizer state "
                 "plus (Q + 1) x %.2f GiB of activations; the last stage also needs %.2f GiB for the LM head and "
                 "logits. The largest usable GPU memory is %.2f GiB. Add GPUs or memory, or shrink the model, the "
                 "micro-batch or the sequence.",
-                static_cast<int>(problem.model.num_layers), best_layers, best_q,
+                all_layers(problem.model.num_layers).c_str(), count_of(best_layers, "layer").c_str(),
+                count_of(best_q, "stage").c_str(),
                 model.layer_param_bytes() / gib, model.layer_activation_bytes() / gib, model.head_memory_bytes() / gib,
                 largest / gib);
   return text;

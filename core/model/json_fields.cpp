@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/message_list.hpp"
+
 namespace geotrain {
 
 namespace {
@@ -54,11 +56,12 @@ std::string FieldReader::describe(const json& value) {
 }
 
 void FieldReader::error(const std::string& path, const std::string& message) {
-  errors_.push_back(path + ": " + message);
+  ++error_count_;
+  add_capped(errors_, path + ": " + message);
 }
 
 void FieldReader::warning(const std::string& path, const std::string& message) {
-  warnings_.push_back(path + ": " + message);
+  add_capped(warnings_, path + ": " + message);
 }
 
 bool FieldReader::open_object(const json& value, const std::string& path, std::initializer_list<const char*> known) {

@@ -30,10 +30,15 @@ class FieldReader {
   // Present and of type array; an error otherwise (or when required and missing).
   const json* array(const json& object, const std::string& path, const char* key, bool required);
 
+  // Both lists keep their first kListedMessages entries and then one line
+  // "... and N more" (message_list.hpp): a file of a million faults costs no
+  // more memory than one of a hundred.
   void error(const std::string& path, const std::string& message);
   void warning(const std::string& path, const std::string& message);
   const std::vector<std::string>& errors() const { return errors_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Every error recorded, listed or not: compare counts to see whether a step added one.
+  std::size_t error_count() const { return error_count_; }
 
   // A short rendering of a JSON value for messages: numbers and strings as
   // written, long text cut to keep messages one line.
@@ -43,6 +48,7 @@ class FieldReader {
   const json* field(const json& object, const std::string& path, const char* key, bool required);
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
+  std::size_t error_count_ = 0;
 };
 
 inline std::string field_path(const std::string& parent, const char* key) {

@@ -86,13 +86,13 @@ GroupPlan parse_group_plan(const json& document, const Problem& problem) {
       all_counted = false;
       continue;
     }
-    const std::size_t errors_before = r.errors().size();
+    const std::size_t errors_before = r.error_count();
     GroupStage stage;
     stage.gpus = read_stage_gpus(r, s, p, problem, gpu_index, used_by);
     auto tensor = r.integer(s, p, "tensor_parallel", false, 1, kMaxTensorParallel);
     auto layers = r.integer(s, p, "layers", true, 1, L);
     stage.tensor_parallel = static_cast<int>(tensor.value_or(1));
-    const bool group_ok = r.errors().size() == errors_before;
+    const bool group_ok = r.error_count() == errors_before;
     if (group_ok && stage.size() % stage.tensor_parallel != 0) {
       r.error(p + ".tensor_parallel", "must divide the group's " + std::to_string(stage.size()) + " GPU" +
                                           (stage.size() == 1 ? "" : "s") + ", got " +

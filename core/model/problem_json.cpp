@@ -5,9 +5,11 @@
 #include <map>
 #include <set>
 
+#include "model/derived_checks.hpp"
 #include "model/gpu_catalogue.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
+#include "model/json_text.hpp"
 
 namespace geotrain {
 
@@ -15,29 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kMaxJsonDepth = 64;
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 53) - 1;  // exact in a JavaScript number
-
-// nlohmann's parser is iterative but printing is not, so refuse absurd nesting
-// before it can exhaust the stack (the wasm stack is small).
-void check_nesting(const std::string& text, const std::string& what) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw InputError(what + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-}
 
 std::optional<Precision> precision_from_name(std::string name) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -329,15 +309,7 @@ const char* precision_name(Precision precision) {
 }
 
 json parse_json_text(const std::string& text, const std::string& what) {
-  check_nesting(text, what);
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    std::string message = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep from "parse error"
-    auto at = message.find("parse error");
-    throw InputError(what + ": not valid JSON: " + (at == std::string::npos ? message : message.substr(at)));
-  }
+  return parse_json_document(text, what);  // json_text.hpp: every fault at a line and column
 }
 
 ParsedProblem parse_problem(const json& document) {
@@ -356,6 +328,7 @@ ParsedProblem parse_problem(const json& document) {
   pr.objective = read_objective(r, document);
   pr.search = read_search(r, document);
   if (r.errors().empty()) check_link_coverage(r, pr.network, pr.gpus);
+  if (r.errors().empty()) check_number_limits(r, pr);  // derived_checks.hpp: finite figures for every plan
   if (!r.errors().empty()) throw InputError(r.errors());
   out.warnings = r.warnings();
   return out;

@@ -12,18 +12,28 @@ namespace {
 double speed(const CostModel& model, int gpu) { return 1.0 / model.layer_compute_s(gpu); }
 
 // Largest remainder apportionment of L layers by weight, at least one each.
+// Validation keeps every speed finite and positive (derived_checks.hpp); should
+// one not be, the split is even rather than a cast of NaN or infinity to int.
 std::vector<int> proportional_split(const CostModel& model, const std::vector<int>& order) {
   const int q = static_cast<int>(order.size()), L = model.num_layers();
   double total = 0;
   for (int g : order) total += speed(model, g);
+  const bool usable = total > 0 && total < INFINITY;
   std::vector<int> layers(q, 1);
   std::vector<double> remainder(q);
   int placed = q;
   for (int i = 0; i < q; ++i) {
-    const double share = (L - q) * speed(model, order[i]) / total;
+    double share = usable ? (L - q) * speed(model, order[i]) / total : static_cast<double>(L - q) / q;
+    if (!(share >= 0)) share = 0;  // NaN too
+    share = std::min(share, static_cast<double>(L - q));
     const int whole = static_cast<int>(std::floor(share));
     layers[i] += whole, placed += whole;
     remainder[i] = share - whole;
+  }
+  // Rounding can lift the floors one above L - q in total: take it back from the largest.
+  while (placed > L) {
+    const auto most = std::max_element(layers.begin(), layers.end());
+    --*most, --placed;
   }
   while (placed < L) {
     int best = 0;

@@ -1,10 +1,12 @@
 #include "search/brute_force.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "model/input_error.hpp"
+#include "model/message_list.hpp"
 #include "search/plan_space.hpp"
 
 namespace geotrain {
@@ -66,11 +68,15 @@ struct Enumerator {
 SolveResult brute_force(const CostModel& model, double max_plans, const ProgressCallback& progress) {
   const double space = plan_space_size(model.num_gpus(), model.num_layers());
   if (space > max_plans) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "brute force refused: %d GPUs and %d layers give %.4g plans, more than its limit of %.4g; "
+    // Beyond a double (512 GPUs) the count is "more than 1e308", never "inf".
+    char count[64];
+    if (space < INFINITY) std::snprintf(count, sizeof count, "%.4g plans", space);
+    else std::snprintf(count, sizeof count, "more than 1e308 plans");
+    char text[320];
+    std::snprintf(text, sizeof text, "brute force refused: %s and %s give %s, more than its limit of %.4g; "
                   "use --method exact or memetic",
-                  model.num_gpus(), model.num_layers(), space, max_plans);
+                  count_of(model.num_gpus(), "GPU").c_str(), count_of(model.num_layers(), "layer").c_str(), count,
+                  max_plans);
     throw PlanningError(text);
   }
   Enumerator e{model, progress, {}, std::vector<char>(model.num_gpus(), 0), {}, false, false};

@@ -8,6 +8,7 @@
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
+#include "model/message_list.hpp"
 #include "studies/network_sweep.hpp"
 #include "model/problem_json.hpp"
 
@@ -183,8 +184,8 @@ Problem job_problem(const Problem& base, const References& refs) {
 std::uint64_t base_seed(const StudyOptions& options, const Problem& problem) {
   const std::uint64_t base = options.seed.value_or(problem.search.seed);
   if (base + static_cast<std::uint64_t>(options.seeds) - 1 > static_cast<std::uint64_t>(kMaxSeed))
-    throw InputError("study.seed: the base seed " + std::to_string(base) + " plus " + std::to_string(options.seeds) +
-                     " seeds passes the largest seed, 2^53 - 1");
+    throw InputError("study.seed: the base seed " + std::to_string(base) + " plus " + count_of(options.seeds, "seed") +
+                     " passes the largest seed, 2^53 - 1");
   return base;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/input_error.hpp"
+#include "model/message_list.hpp"
 #include "studies/network_sweep.hpp"
 #include "model/plan_json.hpp"
 
@@ -61,7 +62,7 @@ JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobMo
   }
   const int stages = static_cast<int>(outcome.plan.size());
   if (job.options.stage_count && stages != *job.options.stage_count)
-    throw InputError(path + ".stages: has " + std::to_string(stages) + " stages, the job asked for " +
+    throw InputError(path + ".stages: has " + count_of(stages, "stage") + ", the job asked for " +
                      std::to_string(*job.options.stage_count));
   outcome.cost = models.model_for(job).evaluate(outcome.plan);
   outcome.state = JobOutcome::State::solved;
