@@ -25,7 +25,8 @@ const TABS = [
   ['json', 'JSON', createJsonSection],
 ];
 
-export function createEditor({ store, tools }) {
+// onChecked(): after each successful check (the effective problem, with defaults, has changed).
+export function createEditor({ store, tools, onChecked = () => {} }) {
   let catalogue = [];
   let effective = null;
   const ctxFor = (source) => ({ store, source, catalogue: () => catalogue });
@@ -67,7 +68,11 @@ export function createEditor({ store, tools }) {
       const shown = value !== undefined && value !== null && typeof value !== 'object' ? String(value) : '';
       el.placeholder = shown || el.dataset.placeholderDefault || '';
     }
+    for (const select of element.querySelectorAll('select')) titleSelect(select);
   }
+  // A narrow select cuts its text short: its title holds the whole of it.
+  const titleSelect = (select) => { select.title = select.selectedOptions[0]?.textContent ?? ''; };
+  element.addEventListener('change', (event) => { if (event.target.tagName === 'SELECT') titleSelect(event.target); });
 
   let sequence = 0;
   // Resolves to {ok: true, problem, warnings} or {ok: false, errors}.
@@ -80,6 +85,7 @@ export function createEditor({ store, tools }) {
         effective = result.problem;
         validation.show({ errors: [], warnings: result.warnings || [] });
         applyPlaceholders();
+        onChecked();
       }
       return { ok: true, problem: result.problem, warnings: result.warnings || [] };
     } catch (error) {
@@ -135,6 +141,7 @@ export function createEditor({ store, tools }) {
       return checked;
     },
     scheduleCheck,
+    effective: () => effective,
     jsonHasErrors: () => json.hasPendingText(),
     errors: () => validation.errors(),
   };

@@ -22,7 +22,8 @@ export function writeField(problem, path, value) {
 }
 
 // A bare text input for `path`; kind 'number' (parsed when it reads as a number) or 'text'.
-export function boundInput(ctx, { path, kind = 'number', label, id, placeholder, list, className, onCommit }) {
+// bind: false leaves the writing to the caller (an input listener of its own).
+export function boundInput(ctx, { path, kind = 'number', label, id, placeholder, list, className, onCommit, bind = true }) {
   const input = h('input', {
     type: 'text', id, class: className, list, placeholder,
     inputmode: kind === 'number' ? 'decimal' : undefined,
@@ -32,9 +33,11 @@ export function boundInput(ctx, { path, kind = 'number', label, id, placeholder,
     value: fieldText(getPath(ctx.store.get(), path)),
   });
   if (placeholder) input.dataset.placeholderDefault = placeholder;
-  input.addEventListener('input', () => {
-    ctx.store.edit((copy) => writeField(copy, path, parseFieldText(input.value, { kind })), ctx.source);
-  });
+  if (bind) {
+    input.addEventListener('input', () => {
+      ctx.store.edit((copy) => writeField(copy, path, parseFieldText(input.value, { kind })), ctx.source);
+    });
+  }
   if (onCommit) input.addEventListener('change', () => onCommit(input));
   return input;
 }

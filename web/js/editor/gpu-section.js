@@ -2,10 +2,10 @@
 // Choosing a catalogue type clears the row's own figures so that the catalogue fills them for the
 // model's precision (they show as placeholders); any figure typed in wins, as in the file format.
 import { h, preservingFocus } from '../dom.js';
-import { fieldText } from '../format.js';
+import { fieldText, parseFieldText } from '../format.js';
 import { isPlainObject } from '../paths.js';
 import { findEntry, gpuDefault } from './catalogue.js';
-import { boundInput, cellInput, section } from './fields.js';
+import { boundInput, cellInput, section, writeField } from './fields.js';
 
 const FIGURES = ['peak_tflops', 'memory_gib', 'idle_w', 'active_w'];
 const COLUMNS = [
@@ -37,14 +37,16 @@ export function freshId(problem, base) {
   return `${stem}${n}`;
 }
 
-function renameLinks(problem, from, to) {
+// The link-override ends ([index, 'from'|'to']) that name `id`: they follow the GPU through a rename.
+export function linkEndsNaming(problem, id) {
   const links = problem.network?.links;
-  if (!Array.isArray(links)) return;
-  for (const link of links) {
-    if (!isPlainObject(link)) continue;
-    if (link.from === from) link.from = to;
-    if (link.to === from) link.to = to;
-  }
+  const ends = [];
+  if (!Array.isArray(links) || !id) return ends;
+  links.forEach((link, index) => {
+    if (!isPlainObject(link)) return;
+    for (const end of ['from', 'to']) if (link[end] === id) ends.push([index, end]);
+  });
+  return ends;
 }
 
 function dropLinksOf(problem, id) {
@@ -62,19 +64,25 @@ export function createGpuSection(ctx) {
   const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
   element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton));
   const store = ctx.store;
+  const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
     store.edit(change, ctx.source);
     api.render(store.get());
   };
 
+  // A new GPU starts as a copy of the last row (type, site, utilisations, figures) with a fresh id:
+  // pools are mostly runs of alike GPUs.
   addButton.addEventListener('click', () => editSelf((copy) => {
     if (!Array.isArray(copy.gpus)) copy.gpus = [];
     const last = copy.gpus[copy.gpus.length - 1];
-    const type = isPlainObject(last) && last.type ? last.type : ctx.catalogue()[0]?.type;
-    const gpu = { id: freshId(copy, idOf(last) || 'gpu-0') };
-    if (type) gpu.type = type;
-    gpu.site = isPlainObject(last) && typeof last.site === 'string' ? last.site : 'site-a';
+    const gpu = isPlainObject(last) ? structuredClone(last) : {};
+    gpu.id = freshId(copy, idOf(last) || 'gpu-0');
+    if (!isPlainObject(last)) {
+      const type = ctx.catalogue()[0]?.type;
+      if (type) gpu.type = type;
+      gpu.site = 'site-a';
+    }
     copy.gpus.push(gpu);
   }));
 
@@ -105,21 +113,42 @@ export function createGpuSection(ctx) {
     return h('td', { dataset: { errorHost: '' } }, select);
   }
 
+  // Renaming a GPU renames it in the link overrides too, keystroke by keystroke: the ends that named
+  // it when the typing began (when no other GPU shared its id) follow every state of the text, even
+  // an empty one, so clearing the id and typing it again leaves the links as they were. The edit is
+  // one store change per key under this section's own name, so nothing redraws under the caret.
   function idCell(index) {
     const path = `gpus[${index}].id`;
-    const input = boundInput(ctx, { path, kind: 'text', label: `ID of GPU ${index + 1}` });
-    let before = input.value;
-    input.addEventListener('focus', () => { before = input.value; });
-    // Renaming a GPU renames it in the link overrides too (when the old id was not shared).
-    input.addEventListener('change', () => {
-      const after = input.value;
-      const oldId = before;
-      before = after;
-      if (oldId === after || !oldId) return;
+    const input = boundInput(ctx, { path, kind: 'text', label: `ID of GPU ${index + 1}`, bind: false });
+    let ends = null;
+    // The ends this row renamed last time still follow it (they may name '' after a clear), as long
+    // as they still name what the row's id now is.
+    const track = () => {
       const problem = store.get();
-      if (gpuList(problem).some((g) => idOf(g) === oldId)) return;
-      store.edit((copy) => renameLinks(copy, oldId, after), 'gpu-rename');
+      const id = idOf(gpuList(problem)[index]);
+      const kept = renames.get(index);
+      const links = problem.network?.links;
+      if (kept && kept.id === id) {
+        ends = kept.ends.filter(([link, end]) => Array.isArray(links) && isPlainObject(links[link]) && links[link][end] === id);
+        return;
+      }
+      const shared = gpuList(problem).filter((g) => idOf(g) === id).length > 1;
+      ends = shared ? [] : linkEndsNaming(problem, id);
+    };
+    input.addEventListener('focus', track);
+    input.addEventListener('input', () => {
+      if (!ends) track();
+      renames.set(index, { ends, id: input.value });
+      const value = parseFieldText(input.value, { kind: 'text' });
+      store.edit((copy) => {
+        writeField(copy, path, value);
+        for (const [link, end] of ends) {
+          const entry = copy.network?.links?.[link];
+          if (isPlainObject(entry)) entry[end] = input.value;
+        }
+      }, ctx.source);
     });
+    input.addEventListener('blur', () => { ends = null; });
     return h('td', { dataset: { errorHost: '' } }, input);
   }
 

@@ -5,10 +5,18 @@ import { isPlainObject } from '../paths.js';
 import { MODEL_PRESETS } from '../presets.js';
 import { field, section, selectField } from './fields.js';
 
+// The preset the model matches (every field the preset sets), or -1: the dropdown shows it.
+export function presetInUse(model) {
+  if (!isPlainObject(model)) return -1;
+  return MODEL_PRESETS.findIndex((preset) => Object.entries(preset.model).every(([key, value]) => model[key] === value));
+}
+
 function presetPicker(ctx) {
+  const inUse = presetInUse(ctx.store.get().model);
   const select = h('select', { id: 'model-preset', dataset: { focusKey: 'model-preset' } },
-    h('option', { value: '', text: 'Choose a preset…' }),
+    h('option', { value: '', text: 'Custom (choose a preset…)' }),
     MODEL_PRESETS.map((preset, i) => h('option', { value: String(i), text: preset.name })));
+  select.value = inUse < 0 ? '' : String(inUse);
   select.addEventListener('change', () => {
     const preset = MODEL_PRESETS[Number(select.value)];
     if (!preset) return;
@@ -55,6 +63,8 @@ export function createModelSection(ctx) {
     },
     update(problem) {
       note.textContent = summary(problem.model);
+      const select = body.querySelector('#model-preset');
+      if (select) select.value = String(presetInUse(problem.model)).replace(/^-1$/, '');
     },
   };
 }

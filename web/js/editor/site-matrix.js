@@ -1,6 +1,9 @@
 // The site-by-site matrix: row = from site, column = to site, so the two directions of a pair are
 // two cells and may differ. An empty cell inherits intra_site / inter_site / default (shown as its
 // placeholder); typing in it writes a network.site_links entry, clearing it removes the entry.
+// An entry needs both halves: typing only one takes the other from the level the cell overrides
+// (what its placeholder showed). Edits never redraw the matrix: the cells' paths are updated in
+// place, so the focus, the caret and every key stay where the user is typing.
 import { h, setChildren } from '../dom.js';
 import { fieldText, parseFieldText } from '../format.js';
 import { isPlainObject } from '../paths.js';
@@ -28,32 +31,63 @@ function inherited(problem, from, to) {
 
 const siteLabel = (site) => (site === '' ? '(no site)' : site);
 
+const otherHalf = (key) => (key === 'bandwidth_gbps' ? 'latency_ms' : 'bandwidth_gbps');
+
+// Writes one half of (from, to)'s entry in `problem` (a copy): a new entry takes the other half
+// from the inherited level; clearing a half whose other half is still the inherited one removes the
+// entry, otherwise the cleared half falls back to the inherited value.
+export function writeSiteLinkHalf(problem, from, to, key, value) {
+  const base = inherited(problem, from, to);
+  if (!isPlainObject(problem.network)) problem.network = {};
+  if (!Array.isArray(problem.network.site_links)) problem.network.site_links = [];
+  const links = problem.network.site_links;
+  let index = siteLinkIndex(problem, from, to);
+  if (index < 0) {
+    if (value === undefined) return;
+    links.push({ from, to });
+    index = links.length - 1;
+  }
+  const entry = links[index];
+  const other = otherHalf(key);
+  if (value === undefined) {
+    if (entry[other] === undefined || entry[other] === base[other]) links.splice(index, 1);
+    else if (base[key] !== undefined) entry[key] = base[key];
+    else delete entry[key];
+  } else {
+    entry[key] = value;
+    if (entry[other] === undefined && base[other] !== undefined) entry[other] = base[other];
+  }
+  if (links.length === 0) delete problem.network.site_links;
+}
+
 export function createSiteMatrix(ctx, redraw) {
   const element = h('div', { class: 'site-matrix' });
+  const orphans = h('div', { class: 'orphans-host' });
   let cellInputs = [];
+  let shownSites = [];
 
   function edit(from, to, key, text) {
-    let structural = false;
-    ctx.store.edit((copy) => {
-      if (!isPlainObject(copy.network)) copy.network = {};
-      if (!Array.isArray(copy.network.site_links)) copy.network.site_links = [];
-      const links = copy.network.site_links;
-      let index = siteLinkIndex(copy, from, to);
-      if (index < 0) {
-        links.push({ from, to });
-        index = links.length - 1;
-        structural = true;
+    ctx.store.edit((copy) => writeSiteLinkHalf(copy, from, to, key, parseFieldText(text)), ctx.source);
+    refreshCells(ctx.store.get());
+  }
+
+  // After an edit: every cell's path (indices move when entries come and go), its class, and the
+  // values of cells not being typed in (a new entry's other half appears).
+  function refreshCells(problem) {
+    for (const { input, from, to, key } of cellInputs) {
+      const index = siteLinkIndex(problem, from, to);
+      const td = input.closest('td');
+      td.className = index >= 0 ? 'overridden' : 'inherited';
+      if (index >= 0) {
+        input.dataset.path = `network.site_links[${index}].${key}`;
+        td.dataset.path = `network.site_links[${index}]`;
+      } else {
+        delete input.dataset.path;
+        delete td.dataset.path;
       }
-      const value = parseFieldText(text);
-      if (value === undefined) delete links[index][key];
-      else links[index][key] = value;
-      if (Object.keys(links[index]).every((k) => k === 'from' || k === 'to')) {
-        links.splice(index, 1);
-        structural = true;
-      }
-      if (links.length === 0) delete copy.network.site_links;
-    }, ctx.source);
-    if (structural) redraw();  // indices moved: paths on the other cells must follow
+      if (input !== document.activeElement) input.value = index >= 0 ? fieldText(siteLinks(problem)[index][key]) : '';
+    }
+    orphans.replaceChildren(others(problem, shownSites) ?? '');
   }
 
   function cell(problem, from, to) {
@@ -67,7 +101,7 @@ export function createSiteMatrix(ctx, redraw) {
         'aria-label': `${key === 'bandwidth_gbps' ? 'Bandwidth' : 'Latency'} from ${siteLabel(from)} to ${siteLabel(to)} (${unit})`,
         placeholder: fieldText(base[key]),
         value: entry ? fieldText(entry[key]) : '',
-        dataset: { focusKey: `site:${from}\u0000${to}\u0000${key}` },
+        dataset: { focusKey: `site:${JSON.stringify([from, to, key])}` },
       });
       cellInputs.push({ input, from, to, key });
       if (index >= 0) input.dataset.path = `network.site_links[${index}].${key}`;
@@ -92,6 +126,7 @@ export function createSiteMatrix(ctx, redraw) {
         }, ctx.source);
         redraw();
       });
+      remove.dataset.focusKey = `site-orphan-remove:${index}`;
       items.push(h('li', { dataset: { path: `network.site_links[${index}]`, errorHost: '' } },
         h('code', { text: JSON.stringify(link) }), ' ', remove));
     });
@@ -108,15 +143,17 @@ export function createSiteMatrix(ctx, redraw) {
     render(problem) {
       cellInputs = [];
       const sites = sitesOf(problem);
+      shownSites = sites;
       if (sites.length > MAX_MATRIX_SITES) {
         setChildren(element, h('p', { class: 'hint', text: `${sites.length} sites are too many for a matrix (${sites.length * sites.length} cells): edit network.site_links in the JSON tab.` }));
         return;
       }
       const head = h('tr', {}, h('th', { scope: 'col', text: 'from ↓ / to →' }), sites.map((s) => h('th', { scope: 'col', text: siteLabel(s) })));
       const rows = sites.map((from) => h('tr', {}, h('th', { scope: 'row', text: siteLabel(from) }), sites.map((to) => cell(problem, from, to))));
+      orphans.replaceChildren(others(problem, sites) ?? '');
       setChildren(element,
         sites.length ? h('div', { class: 'table-wrap' }, h('table', { class: 'grid matrix' }, h('caption', { text: 'Site to site links: bandwidth (Gbps) and latency (ms) per direction' }), h('thead', {}, head), h('tbody', {}, rows))) : h('p', { text: 'Add GPUs with sites to edit links between sites.' }),
-        others(problem, sites));
+        orphans);
     },
   };
 }
