@@ -8,8 +8,9 @@
 // lambda 1) to T = 4 * (4 * 0.72 + 0.06) = 11.76 ms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { handPool, near, run, useCli } from './cli_harness.mjs';
+import { cli, handPool, near, run, useCli } from './cli_harness.mjs';
 
 const harness = useCli('geotrain-cli-');
 const { write } = harness;
@@ -137,7 +138,7 @@ test('bad option values exit 1 naming the option', () => {
   const pool = write('pool.json', handPool);
   let r = run(['solve', pool, '--seed', 'abc']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /--seed: must be a number, got 'abc'/);
+  assert.match(r.stderr, /--seed: must be a decimal number, got 'abc'/);
   r = run(['solve', pool, '--lambda', '2', '--method', 'uniform']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /options\.lambda: must be in \[0, 1\], got 2/);
@@ -210,4 +211,110 @@ test('catalogue and help exit 0', () => {
   const h = run(['--help']);
   assert.equal(h.code, 0);
   assert.match(h.stdout, /geotrain solve PROBLEM\.json/);
+});
+
+// ---- Hostile numbers (issue 13) --------------------------------------------------------
+
+test('numbers beyond their limits exit 1 at once, naming the field and the limit', () => {
+  const fast = structuredClone(handPool);
+  fast.gpus[0].peak_tflops = 1e300;  // effective FLOP/s would overflow; no GPU is 10^300 TFLOPS
+  fast.network.default.bandwidth_gbps = 1e-320;
+  for (const method of ['uniform', 'metis', 'memetic']) {
+    const started = Date.now();
+    const r = run(['solve', write('fast.json', fast), '--method', method, '--time-limit', '1']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^error: gpus\[0\]\.peak_tflops: must be in \[1e-06, 100000\] TFLOPS, got 1e\+300$/m);
+    assert.match(r.stderr, /^error: network\.default\.bandwidth_gbps: must be in \[1e-06, 1e\+06\] Gbps, got 1e-320$/m);
+    assert.ok(Date.now() - started < 5000, `${method} took ${Date.now() - started} ms`);
+  }
+});
+
+test('a pool drawing no power gives finite objectives and the time optimum from every method', () => {
+  // handPool at lambda 1: the optimum is [g0:4], 11.76 ms (see the top of this file).
+  const zero = structuredClone(handPool);
+  delete zero.objective.e_ref_j;  // from the baseline, which uses 0 J: then 1 J
+  for (const g of zero.gpus) g.idle_w = 0, g.active_w = 0;
+  const pool = write('zero.json', zero);
+  for (const method of ['brute-force', 'exact', 'memetic']) {
+    const r = run(['solve', pool, '--method', method, '--time-limit', '2']);
+    assert.equal(r.code, 0, `${method}: ${r.stderr}`);
+    const out = JSON.parse(r.stdout);
+    near(out.iteration_ms, 11.76, `${method} iteration_ms`);
+    near(out.objective, 1.176, `${method} objective`);  // 11.76 / 10
+    assert.equal(out.energy_j, 0);
+    assert.equal(out.e_ref_j, 1);
+  }
+});
+
+test('standard input is capped at 64 MiB', () => {
+  const r = run(['validate', '-'], ' '.repeat(64 * 1024 * 1024 + 1));
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^error: problem: standard input is larger than 64 MiB$/m);
+});
+
+test('a pipe or FIFO is read like a file', () => {
+  const pool = write('pool.json', handPool);
+  const r = spawnSync('bash', ['-c', 'exec "$0" validate <(cat "$1")', cli, pool], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).name, 'hand pool');
+});
+
+test('a number beyond a double is placed at its line and column', () => {
+  const r = run(['validate', write('overflow.json', '{\n  "name": 1e400\n}')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^error: problem: not valid JSON: number out of range at line 2, column 11: 1e400 is beyond/m);
+});
+
+test('flag values must be plain decimal numbers', () => {
+  const pool = write('pool.json', handPool);
+  for (const [flag, value] of [['--seed', '0x10'], ['--lambda', 'nan'], ['--lambda', 'inf'], ['--time-limit', ' 5'],
+    ['--max-nodes', '1e7x'], ['--stage-count', '']]) {
+    const r = run(['solve', pool, flag, value, '--method', 'exact']);
+    assert.equal(r.code, 1, `${flag} ${value}: ${r.stderr}`);
+    assert.ok(r.stderr.includes(`error: ${flag}: must be a decimal number, got '${value}'`), r.stderr);
+  }
+  const huge = run(['solve', pool, '--lambda', '1e999']);
+  assert.equal(huge.code, 1);
+  assert.match(huge.stderr, /--lambda: 1e999 is out of range/);
+  const fine = run(['solve', pool, '--method', 'uniform', '--seed', '1e3', '--lambda', '.5']);
+  assert.equal(fine.code, 0, fine.stderr);
+});
+
+test('error and warning lists print the first 100, then how many more', () => {
+  const stages = Array.from({ length: 5000 }, () => ({ gpu: 'nope', layers: 1 }));
+  const r = run(['evaluate', write('pool.json', handPool), write('many.json', { stages })]);
+  assert.equal(r.code, 1);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 101);
+  assert.equal(lines[100], 'error: ... and 4901 more');  // 5000 unknown ids and the layer sum, 100 listed
+
+  const noisy = structuredClone(handPool);
+  for (let i = 0; i < 1000; ++i) noisy[`x${i}`] = i;
+  const w = run(['validate', write('noisy.json', noisy)]);
+  assert.equal(w.code, 0, w.stderr);
+  const warnings = w.stderr.trim().split('\n');
+  assert.equal(warnings.length, 101);
+  assert.equal(warnings[100], 'warning: ... and 900 more');
+});
+
+test('counts read right: one stage, and no infinite plan counts', () => {
+  const tiny = structuredClone(handPool);
+  // 0.15 GiB = 1.61e8 bytes: one layer and the head on one GPU (1.36e8 + 1.2e7) fit; with two
+  // stages the last needs 1.56e8 + 1.2e7 for one layer, which does not.
+  for (const g of tiny.gpus) g.memory_gib = 0.15;
+  const r = run(['solve', write('tiny.json', tiny), '--method', 'uniform']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /can hold is 1 layer \(with 1 stage\)/);
+  assert.doesNotMatch(r.stderr, /\b1 (stages|layers|GPUs)\b/);
+
+  const wide = structuredClone(handPool);  // 512 GPUs x 1024 layers: more plans than a double holds
+  wide.model.num_layers = 1024;
+  wide.gpus = Array.from({ length: 512 }, (_, i) => ({ id: `g${i}`, peak_tflops: 100, memory_gib: 80, idle_w: 1,
+    active_w: 2 }));
+  wide.network = { default: { bandwidth_gbps: 10, latency_ms: 1 } };
+  const b = run(['solve', write('wide.json', wide), '--method', 'brute-force']);
+  assert.equal(b.code, 3, b.stderr);
+  assert.match(b.stderr, /512 GPUs and 1024 layers give more than 1e308 plans/);
+  assert.doesNotMatch(b.stderr, /inf/);
 });

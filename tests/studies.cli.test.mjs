@@ -121,7 +121,7 @@ test('bad study options exit 1 naming the field', () => {
   const pool = write('pool.json', handPool);
   const cases = [
     [['pareto', pool, '--lambdas', '0,1.5'], /^error: study\.lambdas\[1\]: must be in \[0, 1\], got 1\.5$/m],
-    [['pareto', pool, '--lambdas', '0,abc'], /--lambdas: must be a number, got 'abc'/],
+    [['pareto', pool, '--lambdas', '0,abc'], /--lambdas: must be a decimal number, got 'abc'/],
     [['pareto', pool, '--seeds', '17'], /study\.seeds: must be in \[1, 16\], got 17/],
     [['pareto', pool, '--method', 'metis'], /study\.method: must be memetic or exact, got "metis"/],
     [['sweep', pool, 'latency', '--values', '-1'], /study\.values\[0\]: must be in \[0, 1e6\] ms, got -1/],
