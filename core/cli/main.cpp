@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "api/api.hpp"
+#include "api/launch_request.hpp"
 #include "model/input_error.hpp"
 #include "model/message_list.hpp"
 #include "studies/studies.hpp"
@@ -35,6 +36,9 @@ const char* kUsage =
     "  geotrain evaluate PROBLEM.json PLAN.json\n"
     "  geotrain solve PROBLEM.json [--method M] [--seed N] [--lambda X] [--time-limit S] [--max-nodes N]\n"
     "                  [--stage-count K]   K: exactly K GPUs (memetic, exact, brute-force)\n"
+    "                  [--launch]          add the plan's launch bundle (as geotrain launch --target all)\n"
+    "  geotrain launch PROBLEM.json PLAN.json [--target megatron|torch|deepspeed|all]\n"
+    "                  rank map, engine arguments, torchrun lines and scripts that run the plan\n"
     "  geotrain pareto PROBLEM.json [--lambdas 0,0.1,...,1] [--seeds N] [--method memetic|exact]\n"
     "                  [--time-limit S] [--seed N] [--format json|csv]\n"
     "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split [--values v1,v2,...] [--seeds N]\n"
@@ -129,12 +133,17 @@ int run_evaluate(const std::vector<std::string>& args) {
 
 int run_solve(const std::vector<std::string>& args) {
   std::string problem_path;
+  bool with_launch = false;
   nlohmann::json options = nlohmann::json::object();
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) {
       if (!problem_path.empty()) throw UsageError("solve takes one PROBLEM.json, got '" + a + "' too");
       problem_path = a;
+      continue;
+    }
+    if (a == "--launch") {
+      with_launch = true;
       continue;
     }
     std::string flag = a, value;
@@ -151,7 +160,9 @@ int run_solve(const std::vector<std::string>& args) {
   }
   if (problem_path.empty()) throw UsageError("solve needs PROBLEM.json");
   const std::string text = read_file(problem_path, "problem");
-  const json result = geotrain::solve_request(text, geotrain::parse_solve_options(options));
+  json result = geotrain::solve_request(text, geotrain::parse_solve_options(options));
+  // The solve output is itself a plan file, so the bundle is built from it.
+  if (with_launch) result["launch"] = geotrain::launch_request(text, result.dump(), "all");
   print(result);
   if (result.value("method", "") == "exact" && !result.value("optimal", false)) {
     std::cerr << "error: exact stopped (" << result.value("stop_reason", "") << ") before proving optimality; "
@@ -222,6 +233,24 @@ int run_study_command(const char* command, std::optional<std::string> kind, cons
   return 0;
 }
 
+int run_launch(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::string target = "all";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--target" && i + 1 < args.size()) target = args[++i];
+    else if (args[i].rfind("--target=", 0) == 0) target = args[i].substr(9);
+    else if (args[i].rfind("--", 0) == 0) throw UsageError("unknown option " + args[i] + " for launch");
+    else files.push_back(args[i]);
+  }
+  if (files.size() != 2) throw UsageError("launch takes PROBLEM.json and PLAN.json");
+  if (files[0] == "-" && files[1] == "-") throw UsageError("only one of PROBLEM.json and PLAN.json can be - (stdin)");
+  if (target != "megatron" && target != "torch" && target != "deepspeed" && target != "all")
+    throw UsageError("--target must be megatron, torch, deepspeed or all, got '" + target + "'");
+  const std::string problem = read_file(files[0], "problem");
+  const std::string plan = read_file(files[1], "plan");
+  return print(geotrain::launch_request(problem, plan, target));
+}
+
 int run_validate(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError("validate takes PROBLEM.json");
   const json document = geotrain::validate_request(read_file(args[0], "problem"));
@@ -249,6 +278,7 @@ int main(int argc, char** argv) {
     if (command == "evaluate") return run_evaluate(args);
     if (command == "solve") return run_solve(args);
     if (command == "validate") return run_validate(args);
+    if (command == "launch") return run_launch(args);
     if (command == "pareto") return run_study_command("pareto", std::string("pareto"), args);
     if (command == "sweep") return run_study_command("sweep", std::nullopt, args);
     if (command == "catalogue" && args.empty()) return run_catalogue();

@@ -1,0 +1,165 @@
+#include "api/launch_request.hpp"
+
+#include "api/api.hpp"
+#include "launch/deepspeed_config.hpp"
+#include "launch/megatron_args.hpp"
+#include "launch/plan_shape.hpp"
+#include "launch/rank_map.hpp"
+#include "launch/torch_pipeline_script.hpp"
+#include "launch/torchrun_lines.hpp"
+#include "model/input_error.hpp"
+#include "model/plan_json.hpp"
+#include "model/problem_json.hpp"
+
+namespace geotrain {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+struct LaunchInputs {
+  std::string problem_text;
+  Problem problem;
+  GroupPlan plan;
+  RankMap map;
+};
+
+json rank_map_to_json(const LaunchInputs& in) {
+  json ranks = json::array();
+  for (const RankEntry& e : in.map.ranks)
+    ranks.push_back({{"rank", e.rank},
+                     {"gpu", in.problem.gpus[e.gpu].id},
+                     {"pipeline_rank", e.stage},
+                     {"tensor_rank", e.tensor_rank},
+                     {"data_rank", e.data_rank},
+                     {"node", e.node},
+                     {"site", e.site},
+                     {"host", e.host},
+                     {"device", e.device},
+                     {"node_rank", e.launch_group},
+                     {"local_rank", e.local_rank}});
+  return ranks;
+}
+
+json torchrun_to_json(const std::vector<TorchrunLine>& lines) {
+  json out = json::array();
+  for (const TorchrunLine& l : lines)
+    out.push_back({{"node_rank", l.node_rank},
+                   {"node", l.node},
+                   {"host", l.host},
+                   {"ranks", std::to_string(l.first_rank) + "-" + std::to_string(l.last_rank)},
+                   {"command", l.command}});
+  return out;
+}
+
+// Text for a shell comment: names come from the problem file, so no line breaks.
+std::string comment_text(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return text;
+}
+
+// A shell script: one torchrun line per machine, each to run on the machine its comment names.
+std::string launch_script(const std::string& preamble, const std::vector<TorchrunLine>& lines) {
+  std::string text = "#!/bin/sh\n# GeoTrain launch lines: run each line on the machine its comment names.\n" + preamble;
+  for (const TorchrunLine& l : lines)
+    text += "\n# node " + comment_text(l.node) + " (host " + comment_text(l.host) + "), ranks " + std::to_string(l.first_rank) + "-" +
+            std::to_string(l.last_rank) + "\n" + l.command + "\n";
+  return text;
+}
+
+// The nearest plan an engine can run, with its figures, so the user sees the price.
+json nearest_plan(const LaunchInputs& in, int tensor_parallel) {
+  const PlanShape shape = plan_shape(in.plan);
+  const GroupPlan nearest = uniform_subplan(in.plan, std::min(tensor_parallel, shape.tensor_parallel), shape.data_parallel);
+  const json plan = plan_to_json(nearest, in.problem);
+  const json figures = evaluate_request(in.problem_text, plan.dump());
+  return {{"why", "every stage keeps its layers and its first " +
+                      std::to_string(nearest.front().tensor_parallel) + " tensor rank(s) of its first " +
+                      std::to_string(shape.data_parallel) + " data shard(s)"},
+          {"stages", plan["stages"]},
+          {"iteration_ms", figures["iteration_ms"]},
+          {"energy_j", figures["energy_j"]},
+          {"feasible", figures["feasible"]}};
+}
+
+json strings(const std::vector<std::string>& list) { return json(list); }
+
+json megatron_part(const LaunchInputs& in) {
+  const MegatronArguments m = megatron_arguments(in.problem, in.plan);
+  json out = {{"expressible", m.expressible}};
+  if (!m.expressible) {
+    out["cannot"] = strings(m.cannot);
+    out["nearest_plan"] = nearest_plan(in, 1 << 30);
+    return out;
+  }
+  json args = json::array();
+  for (const auto& [flag, value] : m.arguments) args.push_back(value.empty() ? flag : flag + " " + value);
+  // Arguments inline in every line: each machine's command stands alone when copied.
+  const auto lines = torchrun_lines(in.map, "pretrain_gpt.py \\\n  " + render_arguments(m));
+  out["arguments"] = args;
+  if (in.plan.size() > 1) out["pipeline_layout"] = pipeline_layout(in.plan);
+  out["notes"] = strings(m.notes);
+  out["torchrun"] = torchrun_to_json(lines);
+  out["file_name"] = "megatron_launch.sh";
+  out["text"] = launch_script("", lines);
+  return out;
+}
+
+json torch_part(const LaunchInputs& in) {
+  const TorchPipelineScript t = torch_pipeline_script(in.problem, in.plan, in.map);
+  json out = {{"expressible", t.expressible}, {"pytorch_version", std::string(kTorchPipeliningVersion) + "+"}};
+  if (!t.expressible) {
+    out["cannot"] = strings(t.cannot);
+    out["nearest_plan"] = nearest_plan(in, 1);
+    return out;
+  }
+  const auto lines = torchrun_lines(in.map, "geotrain_pipeline.py");
+  out["torchrun"] = torchrun_to_json(lines);
+  out["file_name"] = "geotrain_pipeline.py";
+  out["text"] = t.script;
+  out["launch_text"] = launch_script("", lines);
+  return out;
+}
+
+json deepspeed_part(const LaunchInputs& in) {
+  const DeepSpeedPipeline ds = deepspeed_pipeline(in.problem, in.plan);
+  json out = {{"expressible", ds.expressible}};
+  if (!ds.expressible) {
+    out["cannot"] = strings(ds.cannot);
+    out["nearest_plan"] = nearest_plan(in, 1);
+    return out;
+  }
+  const auto lines = torchrun_lines(in.map, "train.py --deepspeed --deepspeed_config ds_config.json");
+  out["parts"] = ds.parts;
+  out["config"] = ds.config;
+  out["torchrun"] = torchrun_to_json(lines);
+  out["file_name"] = "deepspeed_pipeline.py";
+  out["text"] = ds.module;
+  out["launch_text"] = launch_script("", lines);
+  return out;
+}
+
+}  // namespace
+
+json launch_request(const std::string& problem_text, const std::string& plan_text, const std::string& target) {
+  if (target != "all" && target != "megatron" && target != "torch" && target != "deepspeed")
+    throw InputError("target: must be one of megatron, torch, deepspeed, all, got \"" + target + "\"");
+  LaunchInputs in;
+  in.problem_text = problem_text;
+  in.problem = parse_problem_text(problem_text).problem;
+  in.plan = parse_group_plan(parse_json_text(plan_text, "plan"), in.problem);
+  in.map = build_rank_map(in.problem, in.plan);
+
+  json out = {{"problem", in.problem.name}, {"target", target}};
+  out["plan"] = plan_to_json(in.plan, in.problem)["stages"];
+  out["world_size"] = in.map.world_size();
+  out["assumptions"] = strings(in.map.assumptions);
+  out["rank_map"] = rank_map_to_json(in);
+  if (target == "all" || target == "megatron") out["megatron"] = megatron_part(in);
+  if (target == "all" || target == "torch") out["torch"] = torch_part(in);
+  if (target == "all" || target == "deepspeed") out["deepspeed"] = deepspeed_part(in);
+  return out;
+}
+
+}  // namespace geotrain
