@@ -17,11 +17,12 @@ namespace {
 
 // The exact solver's first upper bound: the better of metis-improved and a
 // short memetic run (capped so that it stays a small share of the budget).
-Plan exact_incumbent(const CostModel& model, const SearchSettings& search) {
-  SolveResult best = run_metis_improved(model, search.seed);
+// Both stop at `deadline` (the run's own time limit) whatever their share.
+Plan exact_incumbent(const CostModel& model, const SearchSettings& search, const Deadline& deadline = {}) {
+  SolveResult best = run_metis_improved(model, search.seed, deadline);
   SearchSettings quick = search;
   quick.max_generations = std::min(quick.max_generations, 100);
-  quick.time_limit_s = std::min(quick.time_limit_s * 0.1, 2.0);
+  quick.time_limit_s = std::min({quick.time_limit_s * 0.1, 2.0, std::max(1e-6, deadline.remaining_ms() / 1000.0)});
   const SolveResult memetic = MemeticAlgorithm(quick).evolve(model);
   if (!best.cost.feasible || (memetic.cost.feasible && memetic.cost.objective < best.cost.objective)) best = memetic;
   return best.plan;
@@ -128,13 +129,20 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   }
   switch (options.method) {
     case Method::memetic: result = MemeticAlgorithm(prepared.problem.search).evolve(model, progress); break;
-    case Method::exact:
-      result = solve_exact(model, exact_settings(prepared, options), exact_incumbent(model, prepared.problem.search),
-                           progress);
+    case Method::exact: {
+      // The time limit covers the incumbent's search too: exact gets what is left.
+      ExactSettings settings = exact_settings(prepared, options);
+      const Plan start = exact_incumbent(model, prepared.problem.search, Deadline(clock, settings.time_limit_s * 1000.0));
+      settings.time_limit_s = std::max(1e-6, settings.time_limit_s - clock.elapsed_ms() / 1000.0);
+      result = solve_exact(model, settings, start, progress);
       break;
+    }
     case Method::brute_force: result = brute_force(model, kBruteForceMaxPlans, progress); break;
     case Method::metis: result = run_metis(model); break;
-    case Method::metis_improved: result = run_metis_improved(model, prepared.problem.search.seed); break;
+    case Method::metis_improved:
+      result = run_metis_improved(model, prepared.problem.search.seed,
+                                  Deadline(clock, prepared.problem.search.time_limit_s * 1000.0));
+      break;
     case Method::uniform: result = run_uniform(model); break;
   }
   result.elapsed_ms = clock.elapsed_ms();

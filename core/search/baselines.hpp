@@ -20,6 +20,7 @@
 
 #include "model/cost_model.hpp"
 #include "search/solve_result.hpp"
+#include "search/stopwatch.hpp"
 
 namespace geotrain {
 
@@ -43,6 +44,8 @@ Plan metis_plan(const CostModel& model, std::vector<int> gpus);
 
 SolveResult run_uniform(const CostModel& model);
 SolveResult run_metis(const CostModel& model);
-SolveResult run_metis_improved(const CostModel& model, std::uint64_t seed);
+// Once `deadline` has passed, no further subset is tried (stop_reason
+// "time_limit"); the best plan so far is returned.
+SolveResult run_metis_improved(const CostModel& model, std::uint64_t seed, const Deadline& deadline = {});
 
 }  // namespace geotrain

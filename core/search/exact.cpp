@@ -83,6 +83,7 @@ class BranchAndBound {
   void offer(const Plan& plan);
   bool promising(double lower_bound) const { return lower_bound * (1.0 - kBoundSlack) < best_.cost.objective; }
   bool out_of_budget(int depth = -1);
+  bool clock_says_stop(int depth);
   void setup_stage_count(int stage_count);
   bool is_candidate(int gpu) const;
   int layer_choices(int q, int gpu, Choice* out);
@@ -91,21 +92,26 @@ class BranchAndBound {
   void take_gpu(int q, int gpu);
   void release_gpu(int q);
   void place_layers(int q, int layers);
-  bool search(int stage_count);
+  bool search(int stage_count, double root_bound);
   double open_bound(int depth) const;
 
   const CostModel& model_;
   const ExactSettings& settings_;
   const ProgressCallback& progress_;
+  Stopwatch clock_;  // before the tables: the time limit covers building them
   const PoolTables tables_;
   const GpuClasses classes_;
-  Stopwatch clock_;
   SolveResult best_;
   bool has_best_ = false;
   std::int64_t work_ = 0, next_check_ = kWorkPerClockCheck;
   double last_report_ms_ = -kProgressEveryMs;  // the first clock check reports
   std::string stop_reason_;
   double stopped_bound_ = INFINITY;  // least bound of what the stopped search left open
+  // A level's list costs O(N (N + L)) to build (milliseconds at 512 GPUs), so
+  // the clock is read inside it too; a level cut short leaves the choice that
+  // opened it (pending_bound_) unexplored.
+  bool level_aborted_ = false;
+  double pending_bound_ = INFINITY;
   // For live progress: whether every stage count has its root bound yet, and
   // the least root bound of the stage counts not yet searched.
   bool roots_bounded_ = false;
@@ -133,7 +139,13 @@ void BranchAndBound::offer(const Plan& plan) {
 
 // depth: the level the search is at (-1 outside a search), for the live lower bound.
 bool BranchAndBound::out_of_budget(int depth) {
+  if (!stop_reason_.empty()) return true;  // once stopped, every later check agrees
   if (best_.nodes >= settings_.max_nodes) return stop_reason_ = "node_limit", true;
+  return clock_says_stop(depth);
+}
+
+// The time limit and the progress callback, every kWorkPerClockCheck units of work.
+bool BranchAndBound::clock_says_stop(int depth) {
   if (work_ < next_check_) return false;
   next_check_ = work_ + kWorkPerClockCheck;
   const double elapsed_ms = clock_.elapsed_ms();
@@ -265,6 +277,11 @@ bool BranchAndBound::open_level(int q) {
   for (auto it = tables_.by_layer_s.rbegin(); it != tables_.by_layer_s.rend(); ++it) {
     const int g = *it;
     if (!is_candidate(g)) continue;
+    if (work_ >= next_check_ && clock_says_stop(q - 1)) {
+      level_aborted_ = true;
+      level.gpu_count = 0;
+      return false;
+    }
     blocked_[g] = 1;
     const int count = layer_choices(q, g, scratch_.data());
     blocked_[g] = 0;
@@ -311,9 +328,16 @@ void BranchAndBound::place_layers(int q, int layers) {
 }
 
 // Depth-first over stages, best bound first. False when a budget stopped it.
-bool BranchAndBound::search(int stage_count) {
+bool BranchAndBound::search(int stage_count, double root_bound) {
   setup_stage_count(stage_count);
-  if (!open_level(0)) return true;
+  pending_bound_ = root_bound;
+  const bool opened = open_level(0);
+  pending_bound_ = INFINITY;
+  if (level_aborted_) {
+    stopped_bound_ = root_bound;
+    return false;
+  }
+  if (!opened) return true;
   int depth = 0;
   while (depth >= 0) {
     if (out_of_budget(depth)) {
@@ -323,8 +347,16 @@ bool BranchAndBound::search(int stage_count) {
     Level& level = levels_[depth];
     if (level.gpu >= 0) {
       if (level.layer_next < level.layer_count && promising(level.layers[level.layer_next].lower_bound)) {
+        pending_bound_ = level.layers[level.layer_next].lower_bound;
         place_layers(depth, level.layers[level.layer_next++].value);
-        if (open_level(depth + 1)) ++depth;
+        const bool opened = open_level(depth + 1);
+        if (level_aborted_) {
+          stopped_bound_ = open_bound(depth);  // pending_bound_ included
+          pending_bound_ = INFINITY;
+          return false;
+        }
+        pending_bound_ = INFINITY;
+        if (opened) ++depth;
         continue;
       }
       release_gpu(depth);
@@ -342,7 +374,7 @@ bool BranchAndBound::search(int stage_count) {
 // choice being explored at a depth is covered by the depths below it, and
 // lists are sorted, so the next entry of each list is its least.
 double BranchAndBound::open_bound(int depth) const {
-  double bound = INFINITY;
+  double bound = pending_bound_;  // a choice whose level is being listed
   for (int q = 0; q <= depth; ++q) {
     const Level& level = levels_[q];
     if (level.gpu >= 0 && level.layer_next < level.layer_count)
@@ -358,7 +390,8 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
   offer(memory_feasible_plan(model_));
   for (const Plan& plan : greedy_plans(model_)) offer(plan);
   if (!has_best_) throw PlanningError("no feasible plan");
-  offer(improve_locally(model_, best_.plan, best_.evaluations));
+  offer(improve_locally(model_, best_.plan, best_.evaluations, 200'000,
+                        Deadline(clock_, settings_.time_limit_s * 1000.0)));
 
   // Root bound of every allowed stage count (Q = 1 is solved outright), then the
   // stage counts in order of that bound: the most promising first.
@@ -370,6 +403,7 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
     if (!stop_reason_.empty()) continue;
     setup_stage_count(q);
     if (open_level(0)) roots.push_back({levels_[0].gpus[0].lower_bound, q});
+    if (level_aborted_) unexplored_bound = 0;  // its root never bounded
   }
   std::sort(roots.begin(), roots.end(), by_bound);
   roots_bounded_ = unexplored_bound == INFINITY;
@@ -380,7 +414,7 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
       unexplored_bound = std::min(unexplored_bound, root.lower_bound);
       continue;
     }
-    if (promising(root.lower_bound) && !search(root.value)) unexplored_bound = std::min(unexplored_bound, stopped_bound_);
+    if (promising(root.lower_bound) && !search(root.value, root.lower_bound)) unexplored_bound = std::min(unexplored_bound, stopped_bound_);
   }
 
   best_.elapsed_ms = clock_.elapsed_ms();

@@ -93,7 +93,8 @@ std::vector<Plan> greedy_plans(const CostModel& model) {
 
 namespace {
 
-// Calls visit(neighbour) for every plan one move away from `plan`.
+// Calls visit(neighbour) for every plan one move away from `plan`, until a
+// visit returns false.
 template <typename Visit>
 void for_each_neighbour(const CostModel& model, const Plan& plan, Plan& scratch, Visit visit) {
   const int q_count = static_cast<int>(plan.size()), n = model.num_gpus();
@@ -104,26 +105,26 @@ void for_each_neighbour(const CostModel& model, const Plan& plan, Plan& scratch,
       scratch = plan;
       scratch[b].layers += dir < 0 ? 1 : -1;
       scratch[b + 1].layers += dir < 0 ? -1 : 1;
-      if (scratch[b].layers >= 1 && scratch[b + 1].layers >= 1) visit(scratch);
+      if (scratch[b].layers >= 1 && scratch[b + 1].layers >= 1 && !visit(scratch)) return;
     }
   for (int q = 0; q < q_count; ++q)
     for (int g = 0; g < n; ++g) {
       if (used[g]) continue;
       scratch = plan;
       scratch[q].gpu = g;
-      visit(scratch);
+      if (!visit(scratch)) return;
       if (plan[q].layers >= 2) {  // split q: its second half onto g
         scratch = plan;
         scratch[q].layers -= plan[q].layers / 2;
         scratch.insert(scratch.begin() + q + 1, Stage{g, plan[q].layers / 2});
-        visit(scratch);
+        if (!visit(scratch)) return;
       }
     }
   for (int q1 = 0; q1 < q_count; ++q1)
     for (int q2 = q1 + 1; q2 < q_count; ++q2) {
       scratch = plan;
       std::swap(scratch[q1].gpu, scratch[q2].gpu);
-      visit(scratch);
+      if (!visit(scratch)) return;
     }
   for (int q = 0; q < q_count && q_count > 1; ++q)
     for (int into : {q - 1, q + 1}) {
@@ -131,23 +132,28 @@ void for_each_neighbour(const CostModel& model, const Plan& plan, Plan& scratch,
       scratch = plan;
       scratch[into].layers += plan[q].layers;
       scratch.erase(scratch.begin() + q);
-      visit(scratch);
+      if (!visit(scratch)) return;
     }
 }
 
 }  // namespace
 
-Plan improve_locally(const CostModel& model, Plan plan, std::int64_t& evaluations, std::int64_t max_evaluations) {
+Plan improve_locally(const CostModel& model, Plan plan, std::int64_t& evaluations, std::int64_t max_evaluations,
+                     const Deadline& deadline) {
   PlanCost cost = model.evaluate(plan);
   ++evaluations;
   if (!cost.feasible) return plan;
   Plan scratch, best_neighbour;
-  for (std::int64_t spent = 1; spent < max_evaluations;) {
+  bool out_of_time = false;
+  for (std::int64_t spent = 1; spent < max_evaluations && !out_of_time;) {
     double best = cost.objective;
     for_each_neighbour(model, plan, scratch, [&](const Plan& candidate) {
       const PlanCost c = model.evaluate(candidate);
       ++evaluations, ++spent;
       if (c.feasible && c.objective < best) best = c.objective, best_neighbour = candidate;
+      // The clock every 256 plans: well under a millisecond on any pool.
+      if ((spent & 255) == 0 && deadline.passed()) out_of_time = true;
+      return !out_of_time;
     });
     if (!(best < cost.objective)) break;
     plan = best_neighbour;

@@ -6,6 +6,7 @@
 
 #include "model/cost_model.hpp"
 #include "model/plan.hpp"
+#include "search/stopwatch.hpp"
 
 namespace geotrain {
 
@@ -30,8 +31,9 @@ std::vector<Plan> greedy_plans(const CostModel& model);
 // with another stage's, a stage dropped into a neighbour, a stage split onto
 // an unused GPU. Stops at a local optimum, or once it has costed
 // `max_evaluations` plans (large pools have many neighbours), counted in
-// `evaluations`. Returns `plan` itself when infeasible.
+// `evaluations`, or once `deadline` has passed (then the best neighbour seen
+// so far is taken). Returns `plan` itself when infeasible.
 Plan improve_locally(const CostModel& model, Plan plan, std::int64_t& evaluations,
-                     std::int64_t max_evaluations = 200'000);
+                     std::int64_t max_evaluations = 200'000, const Deadline& deadline = {});
 
 }  // namespace geotrain

@@ -151,17 +151,29 @@ PoolTables make_pool_tables(const CostModel& model) {
   t.by_idle_w = order_by(t.idle_w);
   t.by_memory = order_by(memory_desc);
   t.by_one_layer_stage_s = order_by(t.one_layer_stage_s);
-  std::vector<double> trip;
-  std::vector<int> first, second;
+  struct Pair {
+    double trip_s;
+    int index, first, second;  // index: position in a < b order, the tie-break
+  };
+  std::vector<Pair> pairs;
+  t.round_trip_s.assign(static_cast<std::size_t>(n) * n, INFINITY);
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b) {
-      first.push_back(a), second.push_back(b);
-      trip.push_back(model.send_s(a, b) + model.send_s(b, a));
+      const double trip = model.send_s(a, b) + model.send_s(b, a);
+      t.round_trip_s[static_cast<std::size_t>(a) * n + b] = t.round_trip_s[static_cast<std::size_t>(b) * n + a] = trip;
+      pairs.push_back({trip, static_cast<int>(pairs.size()), a, b});
     }
-  for (int k : order_by(trip)) {
-    t.pair_first.push_back(first[k]);
-    t.pair_second.push_back(second[k]);
-    t.pair_round_trip_s.push_back(trip[k]);
+  const auto cheaper = [](const Pair& x, const Pair& y) {
+    return x.trip_s < y.trip_s || (x.trip_s == y.trip_s && x.index < y.index);
+  };
+  const std::size_t kept = std::min(pairs.size(), static_cast<std::size_t>(8) * n);
+  std::nth_element(pairs.begin(), pairs.begin() + kept, pairs.end(), cheaper);
+  std::sort(pairs.begin(), pairs.begin() + kept, cheaper);
+  t.pairs_truncated = kept < pairs.size();
+  for (std::size_t k = 0; k < kept; ++k) {
+    t.pair_first.push_back(pairs[k].first);
+    t.pair_second.push_back(pairs[k].second);
+    t.pair_round_trip_s.push_back(pairs[k].trip_s);
   }
   return t;
 }
@@ -204,7 +216,16 @@ bool bound_remaining(const PoolTables& tables, const std::vector<int>& cap_middl
 double min_round_trip_s(const PoolTables& tables, const std::vector<char>& blocked) {
   for (std::size_t k = 0; k < tables.pair_first.size(); ++k)
     if (!blocked[tables.pair_first[k]] && !blocked[tables.pair_second[k]]) return tables.pair_round_trip_s[k];
-  return INFINITY;
+  if (!tables.pairs_truncated) return INFINITY;
+  // Every kept pair is blocked: the least over all unblocked pairs, directly.
+  const std::size_t n = blocked.size();
+  double least = INFINITY;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (blocked[a]) continue;
+    for (std::size_t b = a + 1; b < n; ++b)
+      if (!blocked[b]) least = std::min(least, tables.round_trip_s[a * n + b]);
+  }
+  return least;
 }
 
 NeighbourLinks cheapest_neighbour_links(const CostModel& model, int gpu, const std::vector<char>& blocked) {

@@ -46,6 +46,7 @@ class MemeticRun {
   void breed();
   void check_stopping_rules();
   void finish(const char* reason);
+  Deadline deadline() const { return Deadline(clock_, settings_.time_limit_s * 1000.0); }
 
   SearchSettings settings_;
   Stopwatch clock_;

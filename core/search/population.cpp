@@ -140,7 +140,7 @@ bool CapacityPlanSampler::draw(Rng& rng, int* genes) {
   return true;
 }
 
-std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& context) {
+std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& context, const Deadline& deadline) {
   const int L = context.num_layers();
   const double space = plan_space_size(context.num_gpus(), L);
   const int wanted = space < size ? static_cast<int>(space) : size;
@@ -154,17 +154,23 @@ std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& 
     drawn.insert(genes);
     population.push_back(Chromosome{genes, cost});
   };
+  // Every 16 draws (a few microseconds on large pools) the clock is read.
+  bool out_of_time = false;
+  auto more = [&](std::int64_t d) {
+    if ((d & 15) == 15 && !population.empty() && deadline.passed()) out_of_time = true;
+    return !out_of_time && static_cast<int>(population.size()) < wanted;
+  };
   const StageCountRange range = drawable_stage_counts(context.model());
   const std::int64_t uniform_draws =
       range.fewest <= range.most ? static_cast<std::int64_t>(kUniformDrawsPerIndividual) * wanted : 0;
-  for (std::int64_t d = 0; d < uniform_draws && static_cast<int>(population.size()) < wanted; ++d) {
+  for (std::int64_t d = 0; d < uniform_draws && more(d); ++d) {
     draw_uniform_plan(rng, context, genes.data());
     offer();
   }
-  if (static_cast<int>(population.size()) < wanted) {
+  if (!out_of_time && static_cast<int>(population.size()) < wanted) {
     CapacityPlanSampler sampler(context.model());
     const std::int64_t capacity_draws = static_cast<std::int64_t>(kCapacityDrawsPerIndividual) * wanted;
-    for (std::int64_t d = 0; d < capacity_draws && static_cast<int>(population.size()) < wanted; ++d) {
+    for (std::int64_t d = 0; d < capacity_draws && more(d); ++d) {
       if (!sampler.draw(rng, genes.data())) break;
       offer();
     }

@@ -7,6 +7,7 @@
 
 #include "search/chromosome.hpp"
 #include "search/random.hpp"
+#include "search/stopwatch.hpp"
 
 namespace geotrain {
 
@@ -24,8 +25,11 @@ constexpr int kCapacityDrawsPerIndividual = 20;
 // layers, and layers spread at random within the capacities. When both
 // budgets are spent (the plan space is smaller than `size`, or nearly all of
 // it is duplicates) the population is smaller. Duplicates cost no
-// evaluation. Throws PlanningError when no feasible plan exists.
-std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& context);
+// evaluation. Throws PlanningError when no feasible plan exists. Once
+// `deadline` has passed, drawing stops as soon as the population holds a
+// feasible plan (the time limit covers the whole run).
+std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& context,
+                                           const Deadline& deadline = {});
 
 // One draw of the paper's sampler: always contiguous, not always feasible.
 void draw_uniform_plan(Rng& rng, OperatorContext& context, int* genes);
