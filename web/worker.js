@@ -1,6 +1,6 @@
 // The planner's worker (classic script): loads the WebAssembly module and answers the page's
-// requests. page -> worker: {id, type: 'initialize'|'warm-up'|'validate'|'evaluate'|'solve'|'catalogue'|'cancel'|
-// 'study-jobs'|'study-summary', ...};
+// requests. page -> worker: {id, type: 'initialize'|'warm-up'|'validate'|'open-problem'|'evaluate'|'solve'|'catalogue'|
+// 'cancel'|'study-jobs'|'study-summary', ...};
 // worker -> page: {id, type: 'ready'|'progress'|'done'|'error', ...}. Every call into the module
 // takes and returns JSON text; an {"error": ...} answer becomes a {type: 'error'} message.
 /* global importScripts, createGeoTrain */
@@ -21,6 +21,12 @@ const WARM_UP_PROBLEM = JSON.stringify({
   objective: { lambda: 0.5 },
   search: { max_generations: 60, patience: 60 },
 });
+// Limits on a problem from outside (a link or a file), as web/js/limits.js has them.
+const MAX_PROBLEM_CHARS = 5 * 1024 * 1024;
+const MAX_JSON_DEPTH = 64;
+const MAX_GPUS = 512;
+const MAX_LISTED_MESSAGES = 100;
+
 let modulePromise = null;
 const cancelled = new Set();
 
@@ -58,19 +64,90 @@ function asText(value) {
   return typeof value === 'string' ? value : JSON.stringify(value === undefined ? {} : value);
 }
 
+// The first 100 messages and "and N more": a problem with a million bad fields must not send a
+// million lines to the page.
+function capMessages(messages) {
+  const list = Array.isArray(messages) ? messages : [];
+  const more = /^(?:\.\.\.\s*|…\s*)?and [\d,]+ more\.?$/;  // a list the module capped already
+  if (list.length <= MAX_LISTED_MESSAGES || (list.length === MAX_LISTED_MESSAGES + 1 && more.test(list[MAX_LISTED_MESSAGES]))) return list;
+  return [...list.slice(0, MAX_LISTED_MESSAGES), `and ${(list.length - MAX_LISTED_MESSAGES).toLocaleString('en-US')} more`];
+}
+
+function inputFailure(message) {
+  const failure = new Error(message);
+  failure.detail = { kind: 'input', messages: [message] };
+  return failure;
+}
+
 // Module answers are JSON text; errors are {"error": {kind, messages}}.
 function parseAnswer(text) {
   const value = JSON.parse(text);
   if (value && typeof value === 'object' && !Array.isArray(value) && value.error) {
-    const failure = new Error((value.error.messages || []).join('\n') || 'error');
-    failure.detail = value.error;
+    const messages = capMessages(value.error.messages || []);
+    const failure = new Error(messages.join('\n') || 'error');
+    failure.detail = { ...value.error, messages };
     throw failure;
+  }
+  if (value && Array.isArray(value.warnings)) value.warnings = capMessages(value.warnings);
+  return value;
+}
+
+// Arrays and objects nested deeper than maxDepth (strings skipped, one pass, no recursion).
+function jsonDepthOver(text, maxDepth) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) ++i;
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 93 || c === 125) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// A problem from a link or a file, as text: the cheap limits first (size, depth, GPU count), then
+// the planner's own validation. Answers {problem (the value as given), warnings}; an invalid
+// problem is an 'input' error, so the page never takes it in.
+function checkLimits(text) {
+  if (typeof text !== 'string') throw inputFailure('The problem is not text.');
+  if (text.length > MAX_PROBLEM_CHARS) throw inputFailure(`The problem is larger than ${MAX_PROBLEM_CHARS / 1024 / 1024} MB.`);
+  if (jsonDepthOver(text, MAX_JSON_DEPTH)) throw inputFailure(`The problem nests more than ${MAX_JSON_DEPTH} levels of brackets; no problem file does.`);
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw inputFailure(`The problem is not valid JSON (${error.message}).`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw inputFailure('It does not hold a problem (a JSON object, {...}).');
+  if (Array.isArray(value.gpus) && value.gpus.length > MAX_GPUS) {
+    throw inputFailure(`gpus: the pool has ${value.gpus.length.toLocaleString('en-US')} GPUs; the planner takes at most ${MAX_GPUS}.`);
   }
   return value;
 }
 
+// A module that did not load cannot check: the problem within the limits is then taken unchecked
+// (the editor says the checker is unavailable), as typing into the editor would be.
+async function openProblem(text) {
+  const value = checkLimits(text);
+  let Module;
+  try {
+    Module = await loadModule();
+  } catch {
+    return { problem: value, warnings: [], unchecked: true };
+  }
+  const checked = parseAnswer(Module.validate(text));
+  return { problem: value, warnings: checked.warnings || [] };
+}
+
 function errorDetail(error) {
-  if (error && error.detail) return error.detail;
+  if (error && error.detail) return { ...error.detail, messages: capMessages(error.detail.messages) };
   const text = error && error.message ? error.message : String(error);
   return { kind: 'internal', messages: [text] };
 }
@@ -94,7 +171,12 @@ async function runPlanner(Module, id, problem, options) {
         planner.cancel();
         break;
       }
-      const progress = JSON.parse(planner.step(STEP_BUDGET_MS));
+      // A method that runs in one go (exact) reports from inside the step: the page sees its nodes,
+      // bound and best plan live and keeps that plan if it has to stop the worker.
+      const report = (text) => { postMessage({ id, type: 'progress', progress: JSON.parse(text) }); return true; };
+      const text = typeof planner.stepReporting === 'function' ? planner.stepReporting(STEP_BUDGET_MS, report) : planner.step(STEP_BUDGET_MS);
+      const progress = JSON.parse(text);
+      if (progress && progress.error) return parseAnswer(text);
       postMessage({ id, type: 'progress', progress });
       if (progress.done) break;
       await yieldToMessages();
@@ -119,6 +201,7 @@ async function solve(Module, id, message) {
 
 async function answer(message) {
   const { id, type } = message;
+  if (type === 'open-problem') return { type: 'done', result: await openProblem(message.text) };
   const Module = await loadModule();
   switch (type) {
     case 'initialize':

@@ -10,6 +10,7 @@ import {
   callModule, download, ensureExamples, launchBrowser, openExample, openPage, problemIn, REPO_ROOT, 
   screenshot, setField, startWebServer, waitReady, waitStatus,
 } from './helpers.mjs';
+import { formatMs } from '../../web/js/views/format.js';
 
 let server;
 let browser;
@@ -73,7 +74,7 @@ test('opens an example, plans it, and shows the worker\'s figures', async (t) =>
   assert.equal(plan.name, 'straggler-4gpu-plan.json');
   const shown = page.locator('#result-iteration-ms');
   assert.equal(Number(await shown.getAttribute('data-value')), plan.value.iteration_ms, 'the page shows the worker\'s iteration time');
-  assert.equal(await shown.textContent(), `${plan.value.iteration_ms.toFixed(1)} ms`);
+  assert.equal(await shown.textContent(), formatMs(plan.value.iteration_ms), 'times have one format on the whole page');
   // The optimum, worked out independently by brute force on the same module in Node: the three
   // A100s split 5/4/3, about 211 ms (the example's story).
   const optimum = await callModule('solve', await page.inputValue('#problem-json'), { method: 'brute-force' });

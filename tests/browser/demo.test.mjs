@@ -41,7 +41,7 @@ test('step 3 loads the straggler pool, plans it and points at the greyed T4; clo
 
   // Its problem is loaded and planned: the straggler example's story, three A100s split 5/4/3.
   assert.equal((await problemIn(page)).name, 'straggler-4gpu');
-  assert.equal(await page.textContent('#result-method'), 'exact');
+  assert.equal(await page.textContent('#result-method'), 'exact (proven optimal)');
   assert.equal(await page.textContent('#result-stages'), 'a100-0 (5) → a100-1 (4) → a100-2 (3)');
   assert.ok(Math.abs(Number(await page.getAttribute('#result-iteration-ms', 'data-value')) - 211) < 1, 'about 211 ms');
 

@@ -76,6 +76,12 @@ test('trade-off study on the Table 7 pool: points, frontier, knee, table, and a 
   const expected = frontier.reduce((best, p) => (distance(p) > distance(best) ? p : best));
   assert.deepEqual([knee.t, knee.e], [expected.t, expected.e], 'the knee is the Kneedle point of the frontier shown');
   t.diagnostic(`knee: lambda ${knee.lambda}, ${knee.t.toFixed(1)} ms, ${knee.e.toFixed(1)} J`);
+  // The caption counts distinct plans (seeds and lambdas often find the same one), and the legend
+  // names the knee because there is one.
+  const spots = (list) => new Set(list.map((p) => `${p.t}/${p.e}`)).size;
+  const captionText = await page.textContent('#study-output .st-tradeoff figcaption');
+  assert.match(captionText, new RegExp(`^${spots(points)} distinct plans? from ${lambdas.length} values of λ; ${spots(frontier)} on the frontier\\.`));
+  assert.ok((await page.locator('#study-output .st-legend text').allTextContents()).includes('knee'));
 
   // The table: one row per lambda, the knee row marked, each row one of the plotted plans.
   const rows = await page.$$eval('#study-output .st-tradeoff-table tbody tr', (trs) => trs.map((tr) => ({
@@ -215,6 +221,28 @@ test('the module\'s option errors appear at their field, and a one-site pool can
   await runStudy(page, { kind: 'latency', values: '', seeds: '1' });
   await waitStudyStatus(page, 'The study could not run: study: latency sweep needs GPUs on at least two sites');
   assert.equal(await page.isEnabled('#study-run'), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a trade-off with fewer than three frontier plans has no knee and no knee in its legend', async () => {
+  const { context, page, errors } = await freshPage();
+  await openExample(page, 'straggler-4gpu');
+  // The study's own fields, typed in with real keys.
+  await page.selectOption('#study-kind', 'pareto');
+  const lambdas = page.locator('#study-lambdas');
+  await lambdas.click();
+  await lambdas.press('ControlOrMeta+a');
+  await lambdas.pressSequentially('1', { delay: 10 });
+  const seeds = page.locator('#study-seeds');
+  await seeds.click();
+  await seeds.press('ControlOrMeta+a');
+  await seeds.pressSequentially('2', { delay: 10 });
+  await page.click('#study-run');
+  await waitStudyStatus(page, 'Done');
+  assert.equal(await page.locator('#study-output .st-knee-mark').count(), 0);
+  assert.ok(!(await page.locator('#study-output .st-legend text').allTextContents()).includes('knee'));
+  assert.match(await page.textContent('#study-output .st-tradeoff figcaption'), /^1 distinct plan from 1 value of λ; 1 on the frontier\. No knee/);
   assert.deepEqual(errors, []);
   await context.close();
 });

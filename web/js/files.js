@@ -17,6 +17,12 @@ export async function readProblemFile(file) {
   return value;
 }
 
+// The text of a problem file (parsed and checked in a worker); throws an Error for people.
+export async function readProblemFileText(file) {
+  if (file.size > MAX_IMPORT_BYTES) throw new Error(`${file.name} is larger than 5 MB; it is not a GeoTrain problem.`);
+  return file.text();
+}
+
 // 'three sites / v2' -> 'three-sites-v2'
 export function fileStem(name, fallback = 'problem') {
   const stem = String(name ?? '').normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80);

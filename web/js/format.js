@@ -1,23 +1,28 @@
-// Numbers for people: times in ms or s, energy in J or kJ, plain figures with a sensible precision.
+// Numbers for people. Times and energies have one format on the whole page, the plan views' own
+// (web/js/views/format.js: J, kJ or MJ chosen the same way everywhere); counts are integers with
+// separators (164,608, never 1.65e+5); other figures keep `digits` significant digits.
+import { formatEnergy, formatMs } from './views/format.js';
+
+export { formatEnergy, formatMs };
 
 export function formatNumber(value, digits = 4) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return String(value ?? '');
   if (value === 0) return '0';
   const magnitude = Math.abs(value);
-  if (magnitude >= 1e6 || magnitude < 1e-3) return value.toExponential(2);
+  if (magnitude >= 1e6) return Math.round(value).toLocaleString('en-US');
+  if (magnitude < 1e-3) return value.toExponential(2);
   return Number(value.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 6 });
 }
 
-export function formatMs(ms) {
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '–';
-  if (Math.abs(ms) >= 1000) return `${formatNumber(ms / 1000)} s`;
-  return `${ms.toFixed(ms >= 100 ? 1 : 2)} ms`;
+// A count: an integer with separators; '–' when there is none.
+export function formatCount(value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
+  return Math.round(value).toLocaleString('en-US');
 }
 
-export function formatEnergy(joules) {
-  if (typeof joules !== 'number' || !Number.isFinite(joules)) return '–';
-  if (Math.abs(joules) >= 10000) return `${formatNumber(joules / 1000)} kJ`;
-  return `${joules.toFixed(1)} J`;
+// "1 evaluation", "164,608 evaluations".
+export function countOf(value, word, many = `${word}s`) {
+  return `${formatCount(value)} ${value === 1 ? word : many}`;
 }
 
 export function formatElapsed(ms) {

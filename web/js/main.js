@@ -1,16 +1,18 @@
 // Wires the page: the problem store (kept in localStorage), the editor, the run panel, results,
 // examples, share links and files. A problem from a link or a file replaces the current one only
-// once it has been read completely, and the one it replaced can be brought back (Undo).
+// once it has been read completely, parsed and validated (in the tools worker, so that a hostile
+// link never freezes the page), and the one it replaced can be brought back (Undo).
 import { createEditor } from './editor/editor.js';
 import { createExamples } from './examples.js';
+import { messageTotal } from './limits.js';
 import { defaultProblem } from './default-problem.js';
-import { downloadJson, fileStem, readProblemFile } from './files.js';
+import { downloadJson, fileStem, readProblemFileText } from './files.js';
 import { Messenger } from './messenger.js';
 import { initNotices, notify } from './notices.js';
 import { loadPreviousProblem, loadStoredProblem, storePreviousProblem, storeProblem } from './persistence.js';
 import { createResults } from './results.js';
 import { BASELINES, createRunPanel } from './run.js';
-import { decodeProblemFragment, isShareFragment, ShareLinkError } from './share.js';
+import { decodeProblemFragmentText, isShareFragment, ShareLinkError } from './share.js';
 import { createSharePanel } from './share-ui.js';
 import { createStore } from './store.js';
 import { createStudiesPanel } from './studies/panel.js';
@@ -25,7 +27,8 @@ function start() {
   const tools = new Messenger('worker.js', { onCrash: reportCrash });
   const runner = new Messenger('worker.js', { onCrash: reportCrash });
 
-  const editor = createEditor({ store, tools });
+  let runPanel = null;
+  const editor = createEditor({ store, tools, onChecked: () => runPanel?.refreshBudget() });
   $('editor').append(editor.element);
   const results = createResults();
   $('results-area').append(results.element);
@@ -35,20 +38,35 @@ function start() {
     results.noteProblem(JSON.stringify(problem));
   });
 
-  // Replaces the problem, keeping the old one for Undo (in memory and in storage).
-  function openProblem(problem, label) {
+  // Replaces the problem, keeping the old one for Undo (in memory and in storage). `source` is text
+  // from outside or a problem object; the worker checks it first, and a problem that fails is
+  // refused with its first messages while the current one stays, in the store and in storage.
+  async function openProblem(source, label, { refusal = 'Nothing was opened' } = {}) {
+    let problem;
+    try {
+      ({ problem } = await tools.call('open-problem', { text: typeof source === 'string' ? source : JSON.stringify(source) }));
+    } catch (error) {
+      const messages = error.messages ?? [error.message];
+      const total = messageTotal(messages);
+      const more = total > 1 ? ` (${(total - 1).toLocaleString('en-US')} more message${total === 2 ? '' : 's'})` : '';
+      notify(`${refusal}: ${label} is not a valid problem. ${String(messages[0]).replace(/\.$/, '')}${more}. Your current problem is unchanged.`, { kind: 'error', topic: 'open' });
+      return false;
+    }
     const previous = store.get();
     storePreviousProblem(previous);
     store.set(problem, 'load');
-    notify(`Opened ${label}.`, { kind: 'success', action: { label: 'Undo', run: () => store.set(previous, 'load') }, timeoutMs: 12000 });
+    notify(`Opened ${label}.`, { kind: 'success', topic: 'open', action: { label: 'Undo', run: () => store.set(previous, 'load') }, timeoutMs: 12000 });
+    return true;
   }
 
-  const runPanel = createRunPanel({
+  runPanel = createRunPanel({
     runner,
     checkProblem: () => editor.checkNow(),
     getProblem: () => store.get(),
     onResult: (shown) => results.show(shown),
     onBaselines: (chosen, baselines, failures) => results.showComparison(chosen, baselines, failures),
+    evaluate: (problemText, plan) => tools.call('evaluate', { problem: problemText, plan: JSON.stringify(plan) }),
+    getEffective: () => editor.effective(),
   });
   $('run-area').append(runPanel.element);
 
@@ -107,7 +125,7 @@ function start() {
     loadProblem: (problem) => store.set(problem, 'load'),
     keepUserProblem: storePreviousProblem,
     offerRestore: (problem) => notify(`The tour left its last example open. Your own problem “${problem.name ?? 'unnamed'}” is kept.`, {
-      kind: 'info', action: { label: 'Bring back my problem', run: () => store.set(problem, 'load') }, timeoutMs: 0,
+      kind: 'info', topic: 'tour-restore', action: { label: 'Bring back my problem', run: () => store.set(problem, 'load') }, timeoutMs: 0,
     }),
     planWith,
     studies,
@@ -129,9 +147,9 @@ function start() {
     input.value = '';
     if (!file) return;
     try {
-      openProblem(await readProblemFile(file), `file “${file.name}”`);
+      await openProblem(await readProblemFileText(file), `file “${file.name}”`, { refusal: 'Nothing was imported' });
     } catch (error) {
-      notify(`Nothing was imported: ${error.message} Your problem is unchanged.`, { kind: 'error' });
+      notify(`Nothing was imported: ${error.message} Your problem is unchanged.`, { kind: 'error', topic: 'open' });
     }
   });
   $('export-button').addEventListener('click', () => {
@@ -155,12 +173,15 @@ function start() {
     const hash = location.hash;
     if (!isShareFragment(hash)) return;
     history.replaceState(null, '', location.href.split('#')[0]);
+    let text;
     try {
-      openProblem(await decodeProblemFragment(hash), 'the shared problem');
+      text = await decodeProblemFragmentText(hash);
     } catch (error) {
       const reason = error instanceof ShareLinkError ? error.message : 'It could not be read.';
-      notify(`This link could not be opened. ${reason} Your current problem is unchanged.`, { kind: 'error' });
+      notify(`This link could not be opened. ${reason} Your current problem is unchanged.`, { kind: 'error', topic: 'open' });
+      return;
     }
+    await openProblem(text, 'the shared problem', { refusal: 'This link could not be opened' });
   }
   window.addEventListener('hashchange', openFragment);
 

@@ -1,5 +1,8 @@
 // Keeps the current problem (and the one before the last load, for undo) in localStorage.
-// Storage can be full, disabled or shared with older versions: every failure is silent.
+// Storage can be full, disabled or shared with older versions: every failure is silent. What an
+// older version stored is read only within the page's limits (a stored 4,500-GPU problem must not
+// freeze every new tab): anything beyond them is ignored.
+import { jsonDepthOver, MAX_GPUS, MAX_PROBLEM_BYTES } from './limits.js';
 import { isPlainObject } from './paths.js';
 
 const CURRENT_KEY = 'geotrain.problem.v1';
@@ -8,9 +11,10 @@ const PREVIOUS_KEY = 'geotrain.previous-problem.v1';
 function read(key) {
   try {
     const text = localStorage.getItem(key);
-    if (text === null) return null;
+    if (text === null || text.length > MAX_PROBLEM_BYTES || jsonDepthOver(text)) return null;
     const value = JSON.parse(text);
-    return isPlainObject(value) ? value : null;
+    if (!isPlainObject(value) || (Array.isArray(value.gpus) && value.gpus.length > MAX_GPUS)) return null;
+    return value;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 // The last plan: its headline figures, the plan views, and the comparison with the baselines.
 import { h } from './dom.js';
-import { formatEnergy, formatMs, formatNumber } from './format.js';
+import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { drawView } from './views.js';
 
 const VIEW_BOXES = [
@@ -22,12 +22,34 @@ function stageChain(result) {
 }
 
 function searchText(result) {
-  const parts = [`${formatNumber(result.evaluations)} evaluations`, `${formatMs(result.elapsed_ms)}`];
-  if (result.generations !== undefined) parts.push(`${result.generations} generations`);
+  const parts = [countOf(result.evaluations, 'evaluation'), `${formatMs(result.elapsed_ms)}`];
+  if (result.generations !== undefined) parts.push(countOf(result.generations, 'generation'));
+  if (Number.isFinite(result.nodes)) parts.push(countOf(result.nodes, 'node'));
   if (result.stop_reason) parts.push(`stopped: ${result.stop_reason}`);
   if (result.optimal !== undefined) parts.push(result.optimal ? 'proven optimal' : 'not proven optimal');
   if (result.gap !== undefined && result.gap !== null) parts.push(`gap ${formatNumber(result.gap * 100, 3)} %`);
   return parts.join(' · ');
+}
+
+// The method, and next to it whether an exact run proved its plan optimal.
+export function methodText(result) {
+  const method = String(result.method ?? 'your plan');
+  if (result.optimal === true) return `${method} (proven optimal)`;
+  if (result.optimal === false) {
+    const why = { time_limit: 'stopped at the time limit', node_limit: 'stopped at the node limit', cancelled: 'cancelled' }[result.stop_reason];
+    const gap = Number.isFinite(result.gap) ? `gap ${formatNumber(result.gap * 100, 3)} %` : '';
+    return `${method}: not proven optimal (${[why, gap].filter(Boolean).join(', ')})`;
+  }
+  return method;
+}
+
+// T_ref and E_ref, and why an objective may exceed 1: the baseline they came from does not fit.
+export function referencesText(result) {
+  const text = `T_ref ${formatMs(result.t_ref_ms)}, E_ref ${formatEnergy(result.e_ref_j)}${result.references ? ` (${result.references})` : ''}`;
+  if (result.references_from_infeasible_plan) {
+    return `${text}. These come from the metis-improved baseline, whose plan does not fit in memory: an infeasible plan can be faster than any that fits, so a good plan's objective may be above 1. Give T_ref and E_ref in the Objective tab to compare against figures of your own.`;
+  }
+  return text;
 }
 
 export function createResults() {
@@ -65,9 +87,9 @@ export function createResults() {
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
         ...figure('Stages (layers)', stageChain(result), { id: 'result-stages' }),
-        ...figure('Method', result.method, { id: 'result-method' }),
-        ...figure('Search', searchText(result)),
-        ...figure('References', `T_ref ${formatMs(result.t_ref_ms)}, E_ref ${formatEnergy(result.e_ref_j)}${result.references ? ` (${result.references})` : ''}`));
+        ...figure('Method', methodText(result), { id: 'result-method' }),
+        ...figure('Search', searchText(result), { id: 'result-search' }),
+        ...figure('References', referencesText(result), { id: 'result-references' }));
       warnings.replaceChildren(...(result.warnings || []).map((w) => h('li', { text: w })));
       boxes.comparison.replaceChildren(h('p', { class: 'hint', text: 'Planning the baselines…' }));
       await Promise.all(['pipeline', 'stages', 'timeline', 'topology'].map((name) => drawView(name, boxes[name], problem, result)));

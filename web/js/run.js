@@ -1,10 +1,13 @@
 // The run panel: method, Plan / Cancel, live progress (generation, evaluations, best objective,
-// convergence chart) and elapsed time. The search runs in its own worker so that the editor's
-// checks never wait behind it; cancelling asks the worker for its best plan so far and, when the
-// module cannot stop early, terminates the worker.
+// convergence chart) and elapsed time; for exact, its budget before the run and its nodes, bound
+// and gap during it. The search runs in its own worker so that the editor's checks never wait
+// behind it; cancelling asks the worker for its best plan so far and, when the worker cannot stop
+// early (exact runs in one go), terminates it and keeps the best plan it last reported.
 import { h } from './dom.js';
-import { formatElapsed, formatMs, formatNumber } from './format.js';
+import { countOf, formatCount, formatElapsed, formatMs, formatNumber } from './format.js';
+import { messageTotal } from './limits.js';
 import { drawView, loadView } from './views.js';
+import { budgetText, stopText } from './run-states.js';
 
 export const METHODS = [
   ['memetic', 'Memetic search (GeoTrain)', 'The paper\'s planner: a genetic search with local improvement. Uses the Search settings.'],
@@ -16,31 +19,54 @@ export const METHODS = [
 ];
 export const BASELINES = ['uniform', 'metis', 'metis-improved'];
 const CANCEL_GRACE_MS = 1500;
+const EXACT_CANCEL_GRACE_MS = 300;
 
-export function createRunPanel({ runner, checkProblem, getProblem, onResult, onBaselines }) {
+// evaluate(problemText, plan) -> the planner's report of a plan (used to keep exact's best plan
+// when a cancel has to stop its worker); getEffective() -> the last validated problem (for budgets).
+export function createRunPanel({ runner, checkProblem, getProblem, onResult, onBaselines, evaluate, getEffective = () => null }) {
   const methodSelect = h('select', { id: 'method' }, METHODS.map(([value, label]) => h('option', { value, text: label })));
   const methodHint = h('small', { class: 'hint', id: 'method-hint' });
-  methodSelect.setAttribute('aria-describedby', 'method-hint');
+  const budget = h('small', { class: 'hint run-budget', id: 'run-budget' });
+  methodSelect.setAttribute('aria-describedby', 'method-hint run-budget');
   const planButton = h('button', { type: 'button', id: 'plan-button', class: 'primary', text: 'Plan' });
   const cancelButton = h('button', { type: 'button', id: 'cancel-button', text: 'Cancel', disabled: true });
   const status = h('p', { id: 'run-status', class: 'run-status', role: 'status', text: 'Ready.' });
   const figures = {};
+  const figureTerms = {};
   const figureList = h('dl', { class: 'run-figures' },
-    [['elapsed', 'Elapsed'], ['generation', 'Generation'], ['evaluations', 'Evaluations'], ['objective', 'Best objective'], ['iteration', 'Best iteration time']]
+    [['elapsed', 'Elapsed'], ['generation', 'Generation'], ['nodes', 'Nodes'], ['evaluations', 'Evaluations'],
+      ['objective', 'Best objective'], ['bound', 'Lower bound'], ['gap', 'Gap'], ['iteration', 'Best iteration time']]
       .map(([key, label]) => {
         figures[key] = h('dd', { id: `run-${key}`, text: '–' });
-        return [h('dt', { text: label }), figures[key]];
+        figureTerms[key] = h('dt', { text: label });
+        return [figureTerms[key], figures[key]];
       }));
+  // Generation is the memetic's; nodes, bound and gap are exact's.
+  const showFigures = (method) => {
+    const only = { generation: method === 'memetic', nodes: method === 'exact', bound: method === 'exact', gap: method === 'exact' };
+    for (const [key, shown] of Object.entries(only)) {
+      figureTerms[key].hidden = !shown;
+      figures[key].hidden = !shown;
+    }
+  };
   const chart = h('div', { class: 'convergence', id: 'convergence', 'aria-label': 'Convergence of the best objective' });
+  // On a narrow screen the panel comes after the editor: a docked bar keeps Plan in reach.
+  const dockPlan = h('button', { type: 'button', id: 'dock-plan-button', class: 'primary', text: 'Plan' });
+  const dockStatus = h('a', { href: '#run-area', class: 'dock-status', id: 'dock-status', text: 'Ready.' });
+  const dock = h('div', { class: 'run-dock', id: 'run-dock' }, dockPlan, dockStatus);
   const element = h('section', { class: 'run-panel', 'aria-labelledby': 'run-title' },
     h('h2', { id: 'run-title', text: 'Plan it' }),
-    h('div', { class: 'field' }, h('label', { for: 'method', text: 'Method' }), methodSelect, methodHint),
+    h('div', { class: 'field' }, h('label', { for: 'method', text: 'Method' }), methodSelect, methodHint, budget),
     h('div', { class: 'buttons' }, planButton, cancelButton),
-    status, figureList, chart);
+    status, figureList, chart, dock);
 
-  const showHint = () => { methodHint.textContent = METHODS.find(([v]) => v === methodSelect.value)?.[2] || ''; };
+  const refreshBudget = () => { budget.textContent = budgetText(methodSelect.value, getEffective()); };
+  const showHint = () => {
+    methodHint.textContent = METHODS.find(([v]) => v === methodSelect.value)?.[2] || '';
+    refreshBudget();
+    if (!current) showFigures(methodSelect.value);
+  };
   methodSelect.addEventListener('change', showHint);
-  showHint();
 
   let current = null;  // {controller, started, timer, points, cancelTimer}
   let runCounter = 0;
@@ -48,7 +74,10 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   const setStatus = (text, kind = '') => {
     status.textContent = text;
     status.className = `run-status ${kind}`;
+    dockStatus.textContent = text;
+    dockStatus.className = `dock-status ${kind}`;
   };
+  showHint();
 
   function resetFigures() {
     for (const key of Object.keys(figures)) figures[key].textContent = '–';
@@ -56,13 +85,24 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   }
 
   let chartQueued = false;
+  function showBoundAndGap(objective, bound) {
+    if (!Number.isFinite(bound)) return;
+    figures.bound.textContent = formatNumber(bound, 5);
+    if (Number.isFinite(objective) && objective > 0) figures.gap.textContent = `${formatNumber(Math.max(0, (objective - bound) / objective) * 100, 3)} %`;
+  }
+
   function onProgress(progress) {
     if (!current) return;
-    figures.generation.textContent = formatNumber(progress.generation ?? 0);
-    figures.evaluations.textContent = formatNumber(progress.evaluations ?? 0);
+    figures.generation.textContent = formatCount(progress.generation ?? 0);
+    figures.evaluations.textContent = formatCount(progress.evaluations ?? 0);
+    if (Number.isFinite(progress.nodes)) figures.nodes.textContent = formatCount(progress.nodes);
+    if (Array.isArray(progress.stages)) current.lastProgress = progress;
     if (Number.isFinite(progress.objective)) {
       figures.objective.textContent = formatNumber(progress.objective, 5);
       figures.iteration.textContent = formatMs(progress.iteration_ms);
+      showBoundAndGap(progress.objective, progress.lower_bound);
+    }
+    if (Number.isFinite(progress.objective) && current.method === 'memetic') {
       current.points.push({
         generation: progress.generation, evaluations: progress.evaluations,
         elapsed_ms: progress.elapsed_ms, objective: progress.objective,
@@ -83,8 +123,45 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     figures.elapsed.textContent = formatElapsed(performance.now() - current.started);
     current = null;
     planButton.disabled = false;
+    dockPlan.disabled = false;
     cancelButton.disabled = true;
     element.classList.remove('running');
+  }
+
+  // The worker had to be stopped (exact runs in one go): the best plan it last reported, costed
+  // again by the planner, stands for the run, marked as cancelled and not proven optimal.
+  async function keptPlan(method, problemText, progress) {
+    if (!progress || !Array.isArray(progress.stages) || !evaluate) return null;
+    const report = await evaluate(problemText, { stages: progress.stages.map(({ gpu, layers }) => ({ gpu, layers })) });
+    const stages = Array.isArray(report.stages) ? report.stages : [];
+    const bound = progress.lower_bound;
+    const result = {
+      ...report, method, stages: stages.map(({ gpu, layers }) => ({ gpu, layers })), stage_metrics: stages,
+      evaluations: progress.evaluations, elapsed_ms: progress.elapsed_ms, stop_reason: 'cancelled', optimal: false,
+    };
+    if (Number.isFinite(progress.nodes)) result.nodes = progress.nodes;
+    if (Number.isFinite(bound) && report.objective > 0) result.gap = Math.max(0, (report.objective - bound) / report.objective);
+    return result;
+  }
+
+  async function showResult(runId, checked, problemText, result, cancelled) {
+    const stop = stopText(result, { cancelled });
+    setStatus(stop.text, stop.kind);
+    status.append(h('a', { href: '#results', text: 'See the plan' }));
+    figures.evaluations.textContent = formatCount(result.evaluations);
+    figures.objective.textContent = formatNumber(result.objective, 5);
+    figures.iteration.textContent = formatMs(result.iteration_ms);
+    if (Number.isFinite(result.nodes)) figures.nodes.textContent = formatCount(result.nodes);
+    if (result.optimal === true) {
+      figures.bound.textContent = formatNumber(result.objective, 5);
+      figures.gap.textContent = '0 % (proven optimal)';
+    } else if (Number.isFinite(result.gap)) {
+      figures.gap.textContent = `${formatNumber(result.gap * 100, 3)} %`;
+      figures.bound.textContent = formatNumber(result.objective * (1 - result.gap), 5);
+    }
+    if (result.generations !== undefined) figures.generation.textContent = formatCount(result.generations);
+    await onResult({ problem: checked.problem, problemText, result });
+    runBaselines(runId, problemText, result);
   }
 
   async function runBaselines(runId, problemText, chosen) {
@@ -109,13 +186,15 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     if (current) return;
     const method = methodSelect.value;
     planButton.disabled = true;
+    dockPlan.disabled = true;
     setStatus('Checking the problem…');
     const checked = await checkProblem();
     if (!checked.ok) {
       planButton.disabled = false;
+      dockPlan.disabled = false;
       setStatus(checked.unavailable || checked.jsonInvalid
         ? (checked.jsonInvalid ? checked.errors[0] : `The planner is not available: ${checked.errors.join(' ')}`)
-        : `Fix the problem first: ${checked.errors.length} error${checked.errors.length === 1 ? '' : 's'} (see the editor).`, 'bad');
+        : `Fix the problem first: ${countOf(messageTotal(checked.errors), 'error')} (see the editor).`, 'bad');
       return;
     }
     const problemText = JSON.stringify(getProblem());
@@ -126,30 +205,39 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     } catch {
       // the solve call below reports the failure
     }
-    current = { controller: new AbortController(), started: performance.now(), points: [], graceful: Boolean(features.planner) };
+    current = { controller: new AbortController(), started: performance.now(), points: [], method, graceful: Boolean(features.planner) && (method === 'memetic' || method === 'exact'), lastProgress: null };
     resetFigures();
+    showFigures(method);
     element.classList.add('running');
     cancelButton.disabled = false;
+    dockPlan.disabled = true;
     current.timer = setInterval(() => { figures.elapsed.textContent = formatElapsed(performance.now() - current.started); }, 100);
-    setStatus(features.planner || method !== 'memetic' ? `Planning with ${method}…` : `Planning with ${method} (this build reports no live progress)…`);
+    setStatus(features.planner || method !== 'memetic' ? `Planning with ${method}… ${budgetText(method, checked.problem)}` : `Planning with ${method} (this build reports no live progress)…`);
     loadView('convergence').catch(() => {});
     try {
       const result = await runner.call('solve', { problem: problemText, options: { method } }, { onProgress, signal: current.controller.signal });
       const cancelled = current.controller.signal.aborted;
+      const points = current.points;
       finish();
-      setStatus(cancelled ? 'Cancelled: showing the best plan found so far.' : `Done: ${result.method} found a plan.`, 'good');
-      status.append(h('a', { href: '#results', text: 'See the plan' }));
-      figures.evaluations.textContent = formatNumber(result.evaluations);
-      figures.objective.textContent = formatNumber(result.objective, 5);
-      figures.iteration.textContent = formatMs(result.iteration_ms);
-      if (result.generations !== undefined) figures.generation.textContent = formatNumber(result.generations);
-      await onResult({ problem: checked.problem, problemText, result });
-      runBaselines(runId, problemText, result);
+      // The chart ends where the run ended, so that its caption agrees with the figures above it.
+      if (result.method === 'memetic' && Number.isFinite(result.objective) && points.length) {
+        points.push({ generation: result.generations, evaluations: result.evaluations, elapsed_ms: result.elapsed_ms, objective: result.objective });
+        drawView('convergence', chart, points.slice());
+      }
+      await showResult(runId, checked, problemText, result, cancelled);
     } catch (error) {
       const wasRunning = Boolean(current);
+      const progress = current?.lastProgress;
       if (wasRunning) finish();
       if (error.aborted) {
-        setStatus('Cancelled: no plan was kept.', '');
+        let kept = null;
+        try {
+          kept = await keptPlan(method, problemText, progress);
+        } catch {
+          kept = null;
+        }
+        if (kept) await showResult(runId, checked, problemText, kept, true);
+        else setStatus('Cancelled before the first plan: no plan was kept.', '');
       } else {
         setStatus(`The run failed: ${error.message}`, 'bad');
       }
@@ -162,11 +250,13 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     cancelButton.disabled = true;
     current.controller.abort();
     // Without a stepping planner the worker is busy until the search ends: terminate it.
-    const grace = current.graceful ? CANCEL_GRACE_MS : 0;
+    // Exact cannot read the cancel until it ends: a short wait, then its last reported plan is kept.
+    const grace = current.graceful ? (current.method === 'exact' ? EXACT_CANCEL_GRACE_MS : CANCEL_GRACE_MS) : 0;
     current.cancelTimer = setTimeout(() => runner.restart('Cancelled'), grace);
   }
 
   planButton.addEventListener('click', plan);
+  dockPlan.addEventListener('click', plan);
   cancelButton.addEventListener('click', cancel);
-  return { element, plan, cancel, isRunning: () => Boolean(current) };
+  return { element, plan, cancel, refreshBudget, isRunning: () => Boolean(current) };
 }

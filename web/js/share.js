@@ -6,7 +6,8 @@ import { isPlainObject } from './paths.js';
 export const SHARE_VERSION = '1';
 export const LONG_LINK_CHARS = 8000;
 export const MAX_DECOMPRESSED_BYTES = 5 * 1024 * 1024;
-const MAX_FRAGMENT_CHARS = 4 * 1024 * 1024;
+// Chromium's own limit on a URL; no problem the planner takes needs more.
+const MAX_FRAGMENT_CHARS = 2 * 1024 * 1024;
 
 export class ShareLinkError extends Error {
   constructor(message) {
@@ -83,8 +84,9 @@ export function isShareFragment(hash) {
   return typeof hash === 'string' && hash.startsWith('#p=');
 }
 
-// The problem a `#p=...` fragment holds; throws ShareLinkError for anything else.
-export async function decodeProblemFragment(hash) {
+// The problem text a `#p=...` fragment holds, unpacked but not parsed (the page has it parsed and
+// checked in a worker: a small link may unpack to megabytes of nesting); throws ShareLinkError.
+export async function decodeProblemFragmentText(hash) {
   if (!isShareFragment(hash)) throw new ShareLinkError('This is not a GeoTrain share link.');
   if (hash.length > MAX_FRAGMENT_CHARS) throw new ShareLinkError('The link is too long to be a GeoTrain problem; it was not opened.');
   const body = hash.slice(3);
@@ -98,12 +100,16 @@ export async function decodeProblemFragment(hash) {
   const bytes = base64UrlDecode(body.slice(dot + 1));
   if (!bytes || bytes.length === 0) throw new ShareLinkError('The link is damaged: it is not valid base64url text.');
   const raw = await decompressBytes(bytes);
-  let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
     throw new ShareLinkError('The link is damaged: its data is not text.');
   }
+}
+
+// The problem a `#p=...` fragment holds, parsed here; throws ShareLinkError for anything else.
+export async function decodeProblemFragment(hash) {
+  const text = await decodeProblemFragmentText(hash);
   let problem;
   try {
     problem = JSON.parse(text);

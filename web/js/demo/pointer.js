@@ -23,7 +23,15 @@ export function pointAt(targets) {
     }
   }
   const first = targets[0];
-  (first?.spot ?? first?.element)?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+  // The view's top at the top of the window: the tour panel sits beside it (wide) or below it (narrow).
+  first?.element?.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+  // A drawing wider than its box scrolls sideways: bring the marked spot to the middle of the box.
+  const scroller = first?.spot?.closest('.gt-scroll, .st-chart-box, .gt-st-scroll');
+  if (scroller && scroller.scrollWidth > scroller.clientWidth) {
+    const spot = first.spot.getBoundingClientRect();
+    const box = scroller.getBoundingClientRect();
+    scroller.scrollLeft += spot.left + spot.width / 2 - (box.left + box.width / 2);
+  }
   return () => undo.forEach((fn) => fn());
 }
 

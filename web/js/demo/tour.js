@@ -38,6 +38,8 @@ export function createTour(deps) {
   let queue = Promise.resolve();
   let clearMarks = () => {};
   let saved = null;       // the user's problem when the tour started
+  let offered = null;     // the problem offered back when the tour last closed
+  let lastLoaded = null;  // the example the tour loaded last
 
   const setStatus = (message, state) => {
     status.textContent = message;
@@ -62,6 +64,7 @@ export function createTour(deps) {
     setStatus(`Loading the example ${step.example.replace(/\.json$/, '')}…`, 'loading');
     const problem = await fetchExample(step.example);
     if (stale()) return;
+    lastLoaded = problem;
     deps.loadProblem(problem);
     let context;
     if (step.study) {
@@ -108,9 +111,13 @@ export function createTour(deps) {
 
   function open() {
     if (element.hidden) {
-      saved = structuredClone(deps.getProblem());
+      // Reopened on the tour's own example while the offer to bring the user's problem back still
+      // stands: the user's problem is still the one to keep, not the example.
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      saved = offered && lastLoaded && same(deps.getProblem(), lastLoaded) ? offered : structuredClone(deps.getProblem());
       deps.keepUserProblem(saved);
       element.hidden = false;
+      document.body.classList.add('touring');
       go(0);
     }
     title.focus();
@@ -122,8 +129,13 @@ export function createTour(deps) {
     clearMarks();
     clearMarks = () => {};
     element.hidden = true;
+    document.body.classList.remove('touring');
     if (deps.studies.isRunning()) deps.studies.cancel();
-    if (saved && JSON.stringify(saved) !== JSON.stringify(deps.getProblem())) deps.offerRestore(saved);
+    offered = null;
+    if (saved && JSON.stringify(saved) !== JSON.stringify(deps.getProblem())) {
+      offered = saved;
+      deps.offerRestore(saved);
+    }
     saved = null;
     deps.opener?.focus();
   }

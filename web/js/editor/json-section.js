@@ -1,6 +1,7 @@
 // The raw JSON, in sync both ways: form edits rewrite the text; text that parses to an object
 // replaces the problem; text that does not parse stays as typed, with the reason beside it.
 import { debounce, h } from '../dom.js';
+import { jsonDepthOver, MAX_GPUS, MAX_PROBLEM_BYTES } from '../limits.js';
 import { isPlainObject } from '../paths.js';
 
 export function createJsonSection(ctx) {
@@ -21,6 +22,11 @@ export function createJsonSection(ctx) {
   };
 
   const apply = debounce(() => {
+    // The page's limits before parsing: pasted text must not freeze or overflow the page either.
+    if (area.value.length > MAX_PROBLEM_BYTES || jsonDepthOver(area.value)) {
+      setStatus('The text is larger than 5 MB or nests too deeply to be a problem; the form keeps the last good problem.', true);
+      return;
+    }
     let value;
     try {
       value = JSON.parse(area.value);
@@ -30,6 +36,10 @@ export function createJsonSection(ctx) {
     }
     if (!isPlainObject(value)) {
       setStatus('The problem must be a JSON object ({...}); the form keeps the last good problem.', true);
+      return;
+    }
+    if (Array.isArray(value.gpus) && value.gpus.length > MAX_GPUS) {
+      setStatus(`gpus: ${value.gpus.length.toLocaleString('en-US')} GPUs, the planner takes at most ${MAX_GPUS}; the form keeps the last good problem.`, true);
       return;
     }
     setStatus('JSON parsed: the form is up to date.', false);

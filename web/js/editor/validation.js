@@ -2,6 +2,7 @@
 // (`gpus[3].compute_util: must be in (0, 1], got 1.5`); the element with that data-path, or
 // with the longest prefix of it, gets the message; the rest go to the summary list.
 import { h, setChildren, uniqueId } from '../dom.js';
+import { capMessages, messageTotal } from '../limits.js';
 import { pathPrefixes, splitMessage } from '../paths.js';
 
 function findTarget(root, path) {
@@ -61,11 +62,13 @@ export function createValidationDisplay({ root, summary, onCounts = () => {} }) 
 
   function renderSummary(unplacedErrors, unplacedWarnings) {
     const { errors, warnings, state } = last;
+    const errorCount = messageTotal(errors);
+    const warningCount = messageTotal(warnings);
     let headline;
     if (state === 'checking') headline = 'Checking…';
     else if (state === 'unavailable') headline = 'The checker is not available: the planner module did not load.';
-    else if (errors.length === 0) headline = warnings.length ? `The problem is valid (${warnings.length} warning${warnings.length === 1 ? '' : 's'}).` : 'The problem is valid.';
-    else headline = `${errors.length} error${errors.length === 1 ? '' : 's'}${unplacedErrors.length < errors.length ? ', shown next to the fields they name' : ''}.`;
+    else if (errors.length === 0) headline = warnings.length ? `The problem is valid (${warningCount.toLocaleString('en-US')} warning${warningCount === 1 ? '' : 's'}).` : 'The problem is valid.';
+    else headline = `${errorCount.toLocaleString('en-US')} error${errorCount === 1 ? '' : 's'}${unplacedErrors.length < errors.length ? ', shown next to the fields they name' : ''}.`;
     setChildren(summary,
       h('p', { class: `summary-headline ${errors.length || state === 'unavailable' ? 'bad' : state === 'checking' ? '' : 'good'}`, text: headline }),
       unplacedErrors.length ? h('ul', { class: 'summary-errors' }, unplacedErrors.map((m) => h('li', { text: m }))) : null,
@@ -74,8 +77,9 @@ export function createValidationDisplay({ root, summary, onCounts = () => {} }) 
 
   function apply() {
     clear();
-    const unplacedErrors = last.errors.filter((m) => !place(m, 'error'));
-    const unplacedWarnings = last.warnings.filter((m) => !place(m, 'warning'));
+    // At most 100 of each are placed or listed, then "and N more" (the worker caps them too).
+    const unplacedErrors = capMessages(last.errors).filter((m) => !place(m, 'error'));
+    const unplacedWarnings = capMessages(last.warnings).filter((m) => !place(m, 'warning'));
     renderSummary(unplacedErrors, unplacedWarnings);
     onCounts(root);
   }

@@ -3,7 +3,7 @@
 // plan (METIS-style, improved) as a diamond, the knee as a star, frontier points labelled with their
 // lambdas; below it the per-lambda table like the paper's Table 7. Points and rows show their plan.
 import { el, html, round2 } from '../views/svg.js';
-import { formatEnergy, formatMs, formatNumber, formatPercent } from '../views/format.js';
+import { formatEnergy, formatMs, formatNumber, formatPercent, plural } from '../views/format.js';
 import { asButton, chartFrame, diamondPath, legendRow, paddedExtent, starPath } from './chart.js';
 
 const isPlan = (p) => p && Number.isFinite(p.iteration_ms) && Number.isFinite(p.energy_j);
@@ -73,9 +73,9 @@ function chart(points, table, reference, knee, onSelect) {
     [el('line', { class: 'st-frontier', x1: 0, x2: 10, y1: 0, y2: 0 }), 'frontier'],
     [el('circle', { class: 'st-point is-frontier', r: 5 }), 'frontier plan'],
     [el('circle', { class: 'st-point is-dominated', r: 4 }), 'dominated'],
-    [el('path', { class: 'st-reference', d: diamondPath(0, 0, 6) }), 'METIS-style, improved'],
-    [el('path', { class: 'st-knee', d: starPath(0, 0, 7, 3) }), 'knee'],
-  ]));
+    reference ? [el('path', { class: 'st-reference', d: diamondPath(0, 0, 6) }), 'METIS-style, improved'] : null,
+    knee ? [el('path', { class: 'st-knee', d: starPath(0, 0, 7, 3) }), 'knee'] : null,
+  ].filter(Boolean)));
   return html('div', { class: 'st-chart-box' }, frame.svg);
 }
 
@@ -148,9 +148,18 @@ function tradeoffTable(rows, onSelect) {
     head, body]));
 }
 
+// Several values of lambda often find the same plan: the caption counts distinct plans (by their
+// figures), as the chart draws them.
+function distinctCount(points) {
+  const spots = [];
+  for (const point of points) if (!spots.some((s) => sameSpot(s, point))) spots.push(point);
+  return spots.length;
+}
+
 function caption(points, table, knee, summary) {
-  const frontier = points.filter((p) => p.on_frontier).length;
-  const parts = [`${points.length} plans from ${table.length} values of λ; ${frontier} on the frontier.`];
+  const frontier = distinctCount(points.filter((p) => p.on_frontier));
+  const plans = distinctCount(points);
+  const parts = [`${plural(plans, 'distinct plan')} from ${plural(table.length, 'value')} of λ; ${frontier.toLocaleString('en-US')} on the frontier.`];
   if (knee) {
     parts.push(` The knee, where more speed starts to cost much more energy, is λ = ${formatNumber(knee.lambda)}: ${formatMs(knee.iteration_ms)}, ${formatEnergy(knee.energy_j)}.`);
   } else {

@@ -15,7 +15,10 @@ export function renderComparison(container, problem, {chosen, baselines = []} = 
   if (isError(chosen)) {
     return emptyView(container, 'gt-comparison', `No plan to compare: ${errorText(chosen)}`);
   }
-  const rows = [{result: chosen, isChosen: true}, ...baselines.map((result, k) => ({result, index: k}))];
+  // The chosen plan may itself be one of the baselines (planning with uniform): it is listed once,
+  // as the chosen row, which names its method.
+  const others = baselines.filter((b) => b !== chosen && !(b?.method === chosen.method && sameStages(b, chosen)));
+  const rows = [{result: chosen, isChosen: true}, ...others.map((result, k) => ({result, index: k}))];
   const plans = rows.filter((r) => !isError(r.result));
   const scale = {};
   for (const metric of METRICS) {
@@ -35,7 +38,12 @@ export function renderComparison(container, problem, {chosen, baselines = []} = 
     : planRow(row, chosen, scale))));
   const table = html('table', {class: 'gt-cmp-table'}, [
     html('caption', {class: 'gt-visually-hidden'}, 'The chosen plan against the baseline plans'), head, body]);
-  return figure(container, 'gt-comparison', html('div', {class: 'gt-st-scroll'}, table), caption(chosen, baselines));
+  return figure(container, 'gt-comparison', html('div', {class: 'gt-st-scroll'}, table), caption(chosen, others));
+}
+
+function sameStages(a, b) {
+  const key = (r) => JSON.stringify((r?.stages || []).map((s) => [s.gpu, s.layers]));
+  return key(a) === key(b);
 }
 
 function planLabel(row) {

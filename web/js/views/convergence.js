@@ -5,11 +5,17 @@
 import {el, html, svgRoot, figure, emptyView, linearScale, niceTicks, round2} from './svg.js';
 import {formatNumber, formatMs, plural} from './format.js';
 
-const WIDTH = 900;
+// The chart reflows to its container's width (the run panel is about 290 px wide) rather than
+// scaling a 900 px drawing down, so its text keeps its size.
+const MAX_WIDTH = 900;
+const MIN_WIDTH = 260;
 const HEIGHT = 200;
 const M = {left: 64, right: 18, top: 14, bottom: 36};
+let WIDTH = MAX_WIDTH;
 
 export function renderConvergence(container, points) {
+  const room = container?.clientWidth || 0;
+  WIDTH = room > 0 ? Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.floor(room))) : MAX_WIDTH;
   const usable = (Array.isArray(points) ? points : [])
     .filter((p) => p && Number.isFinite(p.objective) && Number.isFinite(xOf(p)));
   if (usable.length === 0) {
@@ -69,7 +75,7 @@ function axes(x, y, x0, x1, yLow, yHigh) {
   const bottom = HEIGHT - M.bottom;
   group.appendChild(el('line', {x1: M.left, x2: WIDTH - M.right, y1: bottom + 0.5, y2: bottom + 0.5}));
   group.appendChild(el('line', {x1: M.left - 0.5, x2: M.left - 0.5, y1: M.top, y2: bottom}));
-  for (const t of niceTicks(x0, x1, 8).filter(Number.isInteger)) {
+  for (const t of niceTicks(x0, x1, Math.max(3, Math.floor(WIDTH / 110))).filter(Number.isInteger)) {
     group.appendChild(el('line', {x1: round2(x(t)), x2: round2(x(t)), y1: bottom, y2: bottom + 5}));
     group.appendChild(el('text', {x: round2(x(t)), y: bottom + 17, 'text-anchor': 'middle'}, formatNumber(t)));
   }

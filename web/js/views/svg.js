@@ -43,12 +43,17 @@ export function clear(container) {
   return container;
 }
 
-/** An accessible root <svg>: width follows the container, the viewBox keeps the drawing's proportions. */
+/**
+ * An accessible root <svg>: width follows the container, the viewBox keeps the drawing's
+ * proportions, but it never shrinks below its drawn width (its text would fall under 9 px on a
+ * phone): a narrower container scrolls it instead (.gt-view and .view scroll sideways).
+ */
 export function svgRoot(width, height, label, className) {
   return el('svg', {
     class: className,
     viewBox: `0 0 ${round2(width)} ${round2(height)}`,
     width: '100%',
+    style: `min-width: ${Math.ceil(width)}px`,
     preserveAspectRatio: 'xMinYMin meet',
     role: 'img',
     'aria-label': label,
@@ -107,9 +112,14 @@ export function uniqueId(prefix) {
   return `${prefix}-${idCounter}`;
 }
 
-/** Fills the container with <figure class="gt-view ..."> holding `body` and an optional caption. */
+/**
+ * Fills the container with <figure class="gt-view ..."> holding `body` and an optional caption. A
+ * drawing sits in its own sideways-scrolling box, so that on a narrow screen it scrolls while the
+ * caption and the lists around it stay in the column.
+ */
 export function figure(container, className, body, caption) {
-  const node = html('figure', {class: `gt-view ${className}`}, body);
+  const wrap = (part) => (part instanceof SVGSVGElement ? html('div', {class: 'gt-scroll'}, part) : part);
+  const node = html('figure', {class: `gt-view ${className}`}, Array.isArray(body) ? body.map(wrap) : wrap(body));
   if (caption) append(node, html('figcaption', {class: 'gt-caption'}, caption));
   clear(container).appendChild(node);
   return node;

@@ -33,7 +33,7 @@ export function renderTopology(container, problem, result) {
   const markers = {local: arrowMarker(defs, 'gt-topo-arrow', arrowSize), cross: arrowMarker(defs, 'gt-topo-arrow-x', arrowSize)};
 
   svg.appendChild(siteRegions(layout, colours, stageOf));
-  svg.appendChild(edges(hops, markers, stages.length));
+  svg.appendChild(edges(hops, markers, stages.length, occupiedBoxes(layout, stageOf)));
   svg.appendChild(nodes(layout, colours, stageOf, stages, bottleneck));
 
   const body = [svg];
@@ -84,7 +84,7 @@ function nodes(layout, colours, stageOf, stages, bottleneck) {
       if (used && node.r >= 7) {
         g.appendChild(el('text', {x: round2(node.cx), y: round2(node.cy + Math.min(node.r, 14) * 0.36),
                                   'text-anchor': 'middle', class: 'gt-topo-stage',
-                                  'font-size': round2(Math.min(13, Math.max(8, node.r * 0.9)))}, String(q + 1)));
+                                  'font-size': round2(Math.min(13, Math.max(9, node.r * 0.9)))}, String(q + 1)));
       }
       if (node.showLabel) {
         g.appendChild(el('text', {x: round2(node.cx), y: round2(node.cy + node.r + 12), 'text-anchor': 'middle',
@@ -152,9 +152,36 @@ function hopTip(hop) {
     `gradients back ${hop.b.gpu} → ${hop.a.gpu}: ${bwd}`;
 }
 
-function edges(hops, markers, stageCount) {
+const EDGE_LABEL_PX = 10.5;
+const labelBox = (cx, baseline, text, px) => {
+  const w = text.length * px * 0.62 + 4;
+  return {x0: cx - w / 2, x1: cx + w / 2, y0: baseline - px - 1, y1: baseline + 3};
+};
+const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+// What a link label must not cover: each site's name and count, each GPU's disc and its label.
+function occupiedBoxes(layout, stageOf) {
+  const boxes = [];
+  for (const box of layout.boxes) {
+    boxes.push({x0: box.x, x1: box.x + box.w, y0: box.y, y1: box.y + 20});
+    for (const node of box.nodes) {
+      boxes.push({x0: node.cx - node.r - 1, x1: node.cx + node.r + 1, y0: node.cy - node.r - 1, y1: node.cy + node.r + 1});
+      if (node.showLabel) boxes.push(labelBox(node.cx, node.cy + node.r + 12, truncate(node.gpu.id, Math.floor(node.cell / 7)), 10.5));
+    }
+  }
+  return boxes;
+}
+
+// A point of the quadratic curve at t.
+const onCurve = (t, p0, p1, p2) => (1 - t) * (1 - t) * p0 + 2 * (1 - t) * t * p1 + t * t * p2;
+
+// Link labels go beside their curve where they cover no site name, GPU or other label: a few
+// spots along it and on either side are tried; a label with no free spot is left out (the arrow's
+// tooltip and the list under the drawing still give its figures).
+function edges(hops, markers, stageCount, occupied = []) {
   const group = el('g', {class: 'gt-topo-edges'});
   const labelled = stageCount <= 12;
+  const taken = [...occupied];
   for (const hop of hops) {
     const {from, to} = hop;
     const dx = to.cx - from.cx;
@@ -171,13 +198,26 @@ function edges(hops, markers, stageCount) {
     g.appendChild(el('path', {d, class: 'gt-topo-edge-hit'}));
     g.appendChild(el('path', {d, class: 'gt-topo-edge-line', 'marker-end': hop.crossSite ? markers.cross : markers.local}));
     if (labelled && hop.crossSite && hop.forward) {
-      const mx = 0.25 * start.x + 0.5 * cx + 0.25 * end.x;
-      const my = 0.25 * start.y + 0.5 * cy + 0.25 * end.y;
-      // Beside the curve on its outer side, away from the straight line between the two GPUs.
-      const lx = mx - (dy / length) * 9;
-      const ly = my + (dx / length) * 9 + 4;
-      g.appendChild(el('text', {x: round2(lx), y: round2(ly), 'text-anchor': 'middle', class: 'gt-topo-edge-label'},
-                       `${formatNumber(hop.forward.bandwidth_gbps)} Gbps · ${formatNumber(hop.forward.latency_ms)} ms`));
+      const text = `${formatNumber(hop.forward.bandwidth_gbps)} Gbps · ${formatNumber(hop.forward.latency_ms)} ms`;
+      let spot = null;
+      for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
+        const mx = onCurve(t, start.x, cx, end.x);
+        const my = onCurve(t, start.y, cy, end.y);
+        // Beside the curve, on its outer side first, away from the straight line between the two GPUs.
+        for (const side of [9, 18, -12, -22, 30]) {
+          const candidate = {x: mx - (dy / length) * side, y: my + (dx / length) * side + 4};
+          const box = labelBox(candidate.x, candidate.y, text, EDGE_LABEL_PX);
+          if (!taken.some((b) => overlaps(b, box))) {
+            spot = candidate;
+            taken.push(box);
+            break;
+          }
+        }
+        if (spot) break;
+      }
+      if (spot) {
+        g.appendChild(el('text', {x: round2(spot.x), y: round2(spot.y), 'text-anchor': 'middle', class: 'gt-topo-edge-label'}, text));
+      }
     }
     g.appendChild(tip(hopTip(hop)));
     group.appendChild(g);
