@@ -45,11 +45,12 @@ bool HybridRun::step() {
     if (current_->run->finished() || current_->run->generation() >= hybrid_.screen_generations) keep_current();
     return true;
   }
-  if (next_ < queue_.size()) {
+  if (next_ < queue_.size() && static_cast<int>(seen_.size()) < hybrid_.max_layouts) {
     screen_next();
     return true;
   }
-  if (!finals_ && passes_ < hybrid_.descent_passes && best_choice_ != descent_from_) {
+  if (!finals_ && passes_ < hybrid_.descent_passes && best_choice_ != descent_from_ &&
+      static_cast<int>(seen_.size()) < hybrid_.max_layouts) {
     plan_descent();
     if (next_ < queue_.size()) return true;
   }

@@ -19,11 +19,14 @@
 
 namespace geotrain {
 
+// Fixed counts, never the clock, decide what is tried: the same seed gives the
+// same plan on every machine (the time limit only cuts a run short).
 struct HybridSettings {
-  int screen_generations = 20;      // generations every candidate layout gets
+  int screen_generations = 10;      // generations every candidate layout gets
   long long enumerate_up_to = 32;   // every choice is screened when there are at most this many
-  int per_node_up_to = 16;          // single-node moves when at most this many nodes have a choice
+  int per_node_up_to = 4;           // single-node moves when at most this many nodes have a choice
   int descent_passes = 2;
+  int max_layouts = 40;             // layouts screened at most
   int finalists = 2;                // hybrid runs carried on to their stopping rules
 };
 
