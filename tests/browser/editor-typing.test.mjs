@@ -145,6 +145,7 @@ test('every kind of field keeps focus and every key: model, GPU table, network, 
   await type.focus();
   await page.keyboard.press('ArrowUp');
   assert.ok(await isFocused(type), 'the type select keeps the focus after its row redraws');
+  assert.equal(await type.getAttribute('title'), await type.locator('option:checked').textContent(), 'a cut-short select has its text as a tooltip');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Site of GPU 4');
   // The JSON text, typed into.

@@ -63,6 +63,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   const refreshBudget = () => { budget.textContent = budgetText(methodSelect.value, getEffective()); };
   const showHint = () => {
     methodHint.textContent = METHODS.find(([v]) => v === methodSelect.value)?.[2] || '';
+    methodSelect.title = methodSelect.selectedOptions[0]?.textContent ?? '';
     refreshBudget();
     if (!current) showFigures(methodSelect.value);
   };

@@ -95,6 +95,7 @@ export function createGpuSection(ctx) {
     const known = findEntry(ctx.catalogue(), current)?.type;  // 'a100 sxm 80gb' shows as A100-SXM-80GB
     for (const t of types) select.append(h('option', { value: t, text: t, selected: t === known }));
     if (current && !known) select.append(h('option', { value: current, text: `${current} (not in catalogue)`, selected: true }));
+    select.title = select.selectedOptions[0]?.textContent ?? '';
     select.addEventListener('change', () => editSelf((copy) => {
       if (!isPlainObject(copy.gpus[index])) copy.gpus[index] = {};
       const target = copy.gpus[index];

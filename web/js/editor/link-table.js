@@ -18,6 +18,7 @@ export function createLinkTable(ctx, redraw) {
     const select = h('select', { 'aria-label': `${end === 'from' ? 'From' : 'To'} GPU of link ${index + 1}`, dataset: { path, focusKey: path } },
       ids.map((id) => h('option', { value: id, text: id, selected: id === current })));
     if (!ids.includes(current)) select.append(h('option', { value: current, text: `${current || '(none)'} (unknown)`, selected: true }));
+    select.title = select.selectedOptions[0]?.textContent ?? '';
     select.addEventListener('change', () => ctx.store.edit((copy) => writeField(copy, path, select.value), ctx.source));
     return h('td', { dataset: { errorHost: '' } }, select);
   }

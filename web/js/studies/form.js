@@ -25,6 +25,12 @@ export function createStudyForm() {
   const method = h('select', { id: 'study-method', name: 'method' },
     h('option', { value: 'memetic', text: 'Memetic search (GeoTrain)' }), h('option', { value: 'exact', text: 'Exact (branch and bound)' }));
   const methodError = h('p', { class: 'study-field-error', id: 'study-method-error', hidden: true });
+  // A narrow select cuts its text short: its title holds the whole of it.
+  for (const select of [kind, method]) {
+    const title = () => { select.title = select.selectedOptions[0]?.textContent ?? ''; };
+    title();
+    select.addEventListener('change', title);
+  }
   const fields = {
     lambdas: textField('lambdas', 'Lambdas', { value: DEFAULT_LAMBDAS }),
     values: textField('values', 'Values'),
