@@ -133,6 +133,20 @@ test('every kind of field keeps focus and every key: model, GPU table, network, 
     const got = path.split(/[.[\]]+/).filter(Boolean).reduce((o, k) => o?.[/^\d+$/.test(k) ? Number(k) : k], problem);
     assert.deepEqual(got, value, `${path} holds what was typed`);
   }
+  // The caret stays where it was put: typing at the start of a field and in the middle of an id.
+  await page.click('#tab-about');
+  const nameField = page.locator('#panel-about').getByLabel('Name');
+  await nameField.press('Home');
+  await nameField.pressSequentially('A ', { delay: 15 });
+  assert.equal(await nameField.inputValue(), 'A my pool, typed');
+  await page.click('#tab-gpus');
+  const id = page.getByLabel('ID of GPU 2', { exact: true });
+  await id.click();
+  await id.press('End');
+  for (let k = 0; k < 2; ++k) await id.press('ArrowLeft');
+  await id.pressSequentially('XY', { delay: 15 });
+  assert.equal(await id.inputValue(), 'a100XY-1', 'keys land at the caret, not at the end');
+  assert.equal((await problemIn(page)).gpus[1].id, 'a100XY-1');
   // A link override's own figures, typed in its row.
   await page.click('#tab-network');
   await page.getByRole('button', { name: 'Add link override' }).click();

@@ -48,6 +48,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
       figureTerms[key].hidden = !shown;
       figures[key].hidden = !shown;
     }
+    chart.hidden = method !== 'memetic';  // only the memetic has generations to chart
   };
   const chart = h('div', { class: 'convergence', id: 'convergence', 'aria-label': 'Convergence of the best objective' });
   // On a narrow screen the panel comes after the editor: a docked bar keeps Plan in reach.
