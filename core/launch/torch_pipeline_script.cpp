@@ -131,15 +131,15 @@ def main():
     for step in range(STEPS):
         tokens, labels = make_batch(step, data_rank, device)
         optimizer.zero_grad(set_to_none=True)
-        if stage == 0:
-            schedule.step(tokens)
-        elif stage == len(STAGE_LAYERS) - 1:
-            losses = []
-            schedule.step(target=labels, losses=losses)
-            if data_rank == 0:
-                print(f"step {step}: loss {torch.stack(losses).float().mean().item():.4f}", flush=True)
+        last = stage == len(STAGE_LAYERS) - 1
+        losses = []
+        targets = {"target": labels, "losses": losses} if last else {}
+        if stage == 0:  # the first stage feeds the tokens (and, in a one-stage plan, is also the last)
+            schedule.step(tokens, **targets)
         else:
-            schedule.step()
+            schedule.step(**targets)
+        if last and data_rank == 0:
+            print(f"step {step}: loss {torch.stack(losses).float().mean().item():.4f}", flush=True)
         if DATA_SHARDS > 1:  # average the gradients of this stage's data shards
             for parameter in module.parameters():
                 if parameter.grad is not None:
