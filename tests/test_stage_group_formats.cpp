@@ -183,3 +183,26 @@ TEST(StageGroupFormats, EvaluatePrintsGroupsAndSolvePrintsThemBack) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+TEST(StageGroupFormats, SolveOptionsOverrideParallelism) {
+  EXPECT_EQ(parse_solve_options(json::parse(R"({"parallelism": "hybrid"})")).parallelism,
+            std::optional<Parallelism>(Parallelism::hybrid));
+  EXPECT_FALSE(parse_solve_options(json::parse("{}")).parallelism);
+  try {
+    parse_solve_options(json::parse(R"({"parallelism": "tensor"})"));
+    FAIL() << "accepted a bad parallelism";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.messages(), std::vector<std::string>{"options.parallelism: must be \"pipeline\" or \"hybrid\", got \"tensor\""});
+  }
+  // The override turns a pipeline problem file into a hybrid search.
+  json doc = grouped_doc();
+  doc["search"].erase("parallelism");
+  const auto solved = solve_request(doc.dump(), parse_solve_options(json::parse(R"({"parallelism": "hybrid"})")));
+  EXPECT_EQ(solved["parallelism"], "hybrid");
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -56,7 +56,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   FieldReader r;
   SolveOptions out;
   if (options.is_null()) return out;
-  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes", "stage_count"}))
+  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes", "stage_count", "parallelism"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -72,6 +72,11 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   out.max_nodes = r.integer(options, "options", "max_nodes", false, 1, std::int64_t{1} << 50);
   if (auto stages = r.integer(options, "options", "stage_count", false, 1, kMaxGpus))
     out.stage_count = static_cast<int>(*stages);
+  if (auto parallelism = r.string(options, "options", "parallelism", false)) {
+    if (*parallelism == "hybrid") out.parallelism = Parallelism::hybrid;
+    else if (*parallelism == "pipeline") out.parallelism = Parallelism::pipeline;
+    else r.error("options.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
+  }
   if (!r.errors().empty()) throw InputError(r.errors());
   return out;
 }
@@ -107,12 +112,12 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["seed"] = problem.search.seed;
   }
   if (r.method == "metis-improved") out["seed"] = problem.search.seed;
-  if (r.optimal) out["optimal"] = *r.optimal;
   if (problem.search.parallelism == Parallelism::hybrid) {
     out["parallelism"] = "hybrid";
     out["stage_count"] = r.plan.size();
     out["layouts_tried"] = r.layouts_tried;
   }
+  if (r.optimal) out["optimal"] = *r.optimal;
   if (r.gap) out["gap"] = *r.gap;
   if (r.method == "exact") out["nodes"] = r.nodes;
   out["micro_batches"] = problem.model.micro_batches();

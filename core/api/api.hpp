@@ -18,7 +18,8 @@ nlohmann::ordered_json evaluate_request(const std::string& problem_text, const s
 nlohmann::ordered_json solve_request(const std::string& problem_text, const SolveOptions& options,
                              const ProgressCallback& progress = {});
 
-// {"method": "memetic", "seed": 1, "lambda": 0.5, "time_limit_s": 2, "max_nodes": 1e7, "stage_count": 3};
+// {"method": "memetic", "seed": 1, "lambda": 0.5, "time_limit_s": 2, "max_nodes": 1e7, "stage_count": 3,
+//  "parallelism": "hybrid"};
 // every field optional. Throws InputError naming the field.
 SolveOptions parse_solve_options(const nlohmann::json& options);
 

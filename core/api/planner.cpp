@@ -100,6 +100,7 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.seed) problem.search.seed = *options.seed;
   if (options.lambda) problem.objective.lambda = *options.lambda;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
+  if (options.parallelism) problem.search.parallelism = *options.parallelism;
   return problem;
 }
 

@@ -29,6 +29,7 @@ struct SolveOptions {
   // Plans of exactly this many stages (GPUs) only; memetic, exact and
   // brute-force honour it, the baselines choose their own and refuse it.
   std::optional<int> stage_count;
+  std::optional<Parallelism> parallelism;  // overrides search.parallelism
 };
 
 // Whether the method can be held to a fixed stage count.

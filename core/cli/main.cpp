@@ -35,13 +35,14 @@ const char* kUsage =
     "usage:\n"
     "  geotrain evaluate PROBLEM.json PLAN.json\n"
     "  geotrain solve PROBLEM.json [--method M] [--seed N] [--lambda X] [--time-limit S] [--max-nodes N]\n"
-    "                  [--stage-count K]   K: exactly K GPUs (memetic, exact, brute-force)\n"
+    "                  [--stage-count K]   K: exactly K stages (memetic, exact, brute-force)\n"
+    "                  [--parallelism pipeline|hybrid]   overrides search.parallelism\n"
     "                  [--launch]          add the plan's launch bundle (as geotrain launch --target all)\n"
     "  geotrain launch PROBLEM.json PLAN.json [--target megatron|torch|deepspeed|all]\n"
     "                  rank map, engine arguments, torchrun lines and scripts that run the plan\n"
     "  geotrain pareto PROBLEM.json [--lambdas 0,0.1,...,1] [--seeds N] [--method memetic|exact]\n"
     "                  [--time-limit S] [--seed N] [--format json|csv]\n"
-    "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split [--values v1,v2,...] [--seeds N]\n"
+    "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split|parallelism [--values v1,v2,...] [--seeds N]\n"
     "                  [--method memetic|exact] [--time-limit S] [--seed N] [--format json|csv]\n"
     "  geotrain validate PROBLEM.json     print the problem with defaults and catalogue values filled in\n"
     "  geotrain catalogue                 print the built-in GPU catalogue\n"
@@ -156,6 +157,7 @@ int run_solve(const std::vector<std::string>& args) {
       options[flag == "--seed" ? "seed" : flag == "--max-nodes" ? "max_nodes" : "stage_count"] = x;
     } else if (flag == "--lambda") options["lambda"] = parse_number(flag, value);
     else if (flag == "--time-limit") options["time_limit_s"] = parse_number(flag, value);
+    else if (flag == "--parallelism") options["parallelism"] = value;
     else throw UsageError("unknown option " + flag);
   }
   if (problem_path.empty()) throw UsageError("solve needs PROBLEM.json");
@@ -216,8 +218,8 @@ int run_study_command(const char* command, std::optional<std::string> kind, cons
                      ", got " + std::to_string(positional.size()) + " arguments");
   if (!kind) {
     kind = positional[1];
-    if (*kind != "subset" && *kind != "latency" && *kind != "bandwidth" && *kind != "split")
-      throw UsageError("sweep: unknown sweep '" + *kind + "'; use subset, latency, bandwidth or split");
+    if (*kind != "subset" && *kind != "latency" && *kind != "bandwidth" && *kind != "split" && *kind != "parallelism")
+      throw UsageError("sweep: unknown sweep '" + *kind + "'; use subset, latency, bandwidth, split or parallelism");
   }
   if (format != "json" && format != "csv") throw UsageError("--format must be json or csv, got '" + format + "'");
   options["study"] = *kind;
