@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 
 #include "api/api.hpp"
+#include "api/launch_request.hpp"
 #include "api/planning_session.hpp"
 #include "conversions.hpp"
 #include "model/gpu_catalogue.hpp"
@@ -25,6 +26,10 @@ std::string solve(const std::string& problem, const std::string& options) {
 
 std::string validate(const std::string& problem) {
   return json_or_error([&] { return geotrain::validate_request(problem); });
+}
+
+std::string launch(const std::string& problem, const std::string& plan, const std::string& target) {
+  return json_or_error([&] { return geotrain::launch_request(problem, plan, target); });
 }
 
 std::string catalogue() {
@@ -98,6 +103,7 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("solve", &solve);
   emscripten::function("validate", &validate);
   emscripten::function("catalogue", &catalogue);
+  emscripten::function("launch", &launch);
   emscripten::function("studyJobs", &study_jobs);
   emscripten::function("summariseStudy", &summarise_study);
   emscripten::class_<Planner>("Planner")
