@@ -217,6 +217,8 @@ async function answer(message) {
       return { type: 'done', result: parseAnswer(Module.evaluate(asText(message.problem), asText(message.plan))) };
     case 'catalogue':
       return { type: 'done', result: parseAnswer(Module.catalogue()) };
+    case 'launch': // the plan's launch bundle: rank map, engine arguments, scripts (core/launch/)
+      return { type: 'done', result: parseAnswer(Module.launch(asText(message.problem), asText(message.plan), String(message.target || 'all'))) };
     case 'solve':
       return { type: 'done', result: await solve(Module, id, message) };
     case 'study-jobs':
