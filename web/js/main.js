@@ -11,6 +11,7 @@ import { Messenger } from './messenger.js';
 import { initNotices, notify } from './notices.js';
 import { loadPreviousProblem, loadStoredProblem, storePreviousProblem, storeProblem } from './persistence.js';
 import { createResults } from './results.js';
+import { createLaunchView } from './views/launch.js';
 import { BASELINES, createRunPanel } from './run.js';
 import { decodeProblemFragmentText, isShareFragment, ShareLinkError } from './share.js';
 import { createSharePanel } from './share-ui.js';
@@ -32,6 +33,11 @@ function start() {
   $('editor').append(editor.element);
   const results = createResults();
   $('results-area').append(results.element);
+  // Launch view (issue 12): every plan the results show also gets its launch bundle.
+  const launch = createLaunchView({ request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }) });
+  $('results-area').append(launch.element);
+  const showResults = results.show;
+  results.show = (shown) => { launch.show(shown); return showResults(shown); };
 
   store.subscribe((problem) => {
     storeProblem(problem);

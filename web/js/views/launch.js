@@ -1,0 +1,128 @@
+// The Launch view: the commands and configuration that run the last plan on real engines
+// (Megatron-Core, PyTorch's torch.distributed.pipelining, DeepSpeed), built by the same C++ as
+// `geotrain launch` (core/launch/). Every text comes from the bundle and goes in as text, never HTML.
+import { h, setChildren } from '../dom.js';
+import { formatMs } from '../format.js';
+
+const TARGETS = [
+  ['megatron', 'Megatron-Core'],
+  ['torch', 'PyTorch pipelining'],
+  ['deepspeed', 'DeepSpeed'],
+];
+
+function downloadText(text, fileName, type = 'text/plain') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h('a', { href: url, download: fileName, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function copyText(text) {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// One file of the bundle: its name, Copy and Download buttons, and the text itself.
+function fileBlock(name, text, note) {
+  const status = h('span', { class: 'launch-status', role: 'status' });
+  const copy = h('button', { type: 'button', class: 'launch-copy', text: 'Copy', 'aria-label': `Copy ${name}`,
+    onclick: async () => { status.textContent = (await copyText(text)) ? 'Copied.' : 'Select the text to copy it (the browser did not allow copying).'; } });
+  const save = h('button', { type: 'button', class: 'launch-download', text: 'Download', 'aria-label': `Download ${name}`,
+    onclick: () => downloadText(text, name, name.endsWith('.json') ? 'application/json' : 'text/plain') });
+  return h('div', { class: 'launch-file', dataset: { file: name } },
+    h('div', { class: 'launch-file-head' }, h('code', { class: 'launch-file-name', text: name }), copy, save, status),
+    note ? h('p', { class: 'launch-note', text: note }) : null,
+    h('pre', { class: 'launch-text', tabindex: '0' }, h('code', { text })));
+}
+
+function stagesText(stages) {
+  return (stages || []).map((s) => (s.gpus ? `[${s.gpus.join(', ')}]${s.tensor_parallel > 1 ? ` TP ${s.tensor_parallel}` : ''}` : s.gpu) + ` (${s.layers})`).join(' → ');
+}
+
+// What an engine cannot run, why, and the nearest plan it can, with its figures.
+function refusal(part) {
+  const nearest = part.nearest_plan;
+  return h('div', { class: 'launch-cannot' },
+    h('ul', {}, (part.cannot || []).map((line) => h('li', { text: line }))),
+    nearest ? h('p', { class: 'launch-nearest', text: `Nearest plan it can run (${nearest.why}): ${stagesText(nearest.stages)}; `
+      + `${formatMs(nearest.iteration_ms)} per iteration${nearest.feasible ? '' : ', does not fit in memory'}.` }) : null);
+}
+
+function targetFiles(name, part) {
+  if (!part.expressible) return [refusal(part)];
+  if (name === 'megatron') {
+    return [h('p', { class: 'launch-note', text: part.notes.join(' ') }),
+      fileBlock(part.file_name, part.text, 'One torchrun line per machine; Megatron-Core\'s default rank order then puts every rank on the GPU the plan chose.')];
+  }
+  if (name === 'torch') {
+    return [fileBlock(part.file_name, part.text, `A template for the PyTorch ${part.pytorch_version} API; replace the stand-in model and data.`),
+      fileBlock('torch_launch.sh', part.launch_text)];
+  }
+  return [fileBlock('ds_config.json', `${JSON.stringify(part.config, null, 2)}\n`),
+    fileBlock(part.file_name, part.text, 'PipelineModule cut at the plan\'s layer boundaries (DeepSpeed\'s partition methods only balance).'),
+    fileBlock('deepspeed_launch.sh', part.launch_text)];
+}
+
+function rankTable(rankMap) {
+  const head = ['Rank', 'GPU', 'Stage', 'Tensor rank', 'Data rank', 'Node', 'Site', 'Host', 'Device', 'Node rank', 'Local rank'];
+  const keys = ['rank', 'gpu', 'pipeline_rank', 'tensor_rank', 'data_rank', 'node', 'site', 'host', 'device', 'node_rank', 'local_rank'];
+  return h('div', { class: 'launch-table-wrap' }, h('table', { class: 'launch-ranks', id: 'launch-ranks' },
+    h('thead', {}, h('tr', {}, head.map((t) => h('th', { scope: 'col', text: t })))),
+    h('tbody', {}, rankMap.map((r) => h('tr', {}, keys.map((k) => h('td', { text: k === 'pipeline_rank' ? r[k] + 1 : r[k] })))))));
+}
+
+// request(problemText, plan) resolves with the bundle (the worker's 'launch' answer).
+export function createLaunchView({ request }) {
+  const body = h('div', { class: 'launch-body', id: 'launch-body' });
+  const bundleButton = h('button', { type: 'button', id: 'launch-download-bundle', text: 'Download bundle (JSON)', disabled: true });
+  const element = h('section', { class: 'launch', id: 'launch-view', 'aria-labelledby': 'launch-title', hidden: true },
+    h('h2', { id: 'launch-title', text: 'Launch' }),
+    h('p', { class: 'intro', text: 'The commands and configuration that run this plan: the rank map, then each engine\'s arguments or the reason it cannot run the plan.' }),
+    bundleButton, body);
+  let bundle = null;
+  let selected = 'megatron';
+  let shownFor = null;
+  bundleButton.addEventListener('click', () => bundle && downloadText(`${JSON.stringify(bundle, null, 2)}\n`, 'launch-bundle.json', 'application/json'));
+
+  function render() {
+    const tabs = h('div', { class: 'launch-tabs', role: 'tablist', 'aria-label': 'Engine' }, TARGETS.map(([name, label]) => h('button', {
+      type: 'button', role: 'tab', id: `launch-tab-${name}`, 'aria-selected': String(name === selected),
+      class: bundle[name].expressible ? 'launch-tab' : 'launch-tab launch-tab-cannot',
+      text: bundle[name].expressible ? label : `${label} (cannot)`,
+      onclick: () => { selected = name; render(); document.getElementById(`launch-tab-${name}`)?.focus(); },
+    })));
+    setChildren(body,
+      h('h3', { text: 'Rank map' }), rankTable(bundle.rank_map),
+      bundle.assumptions.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
+      tabs, h('div', { class: 'launch-target', role: 'tabpanel', id: 'launch-target', 'aria-labelledby': `launch-tab-${selected}` }, targetFiles(selected, bundle[selected])));
+  }
+
+  return {
+    element,
+    // Called with every plan the results show; a later plan replaces an earlier answer.
+    async show({ problemText, result }) {
+      shownFor = result;
+      element.hidden = false;
+      bundleButton.disabled = true;
+      setChildren(body, h('p', { class: 'hint', text: 'Building the launch bundle…' }));
+      try {
+        const answer = await request(problemText, { stages: result.stages });
+        if (shownFor !== result) return;
+        bundle = answer;
+        bundleButton.disabled = false;
+        render();
+      } catch (error) {
+        if (shownFor !== result) return;
+        bundle = null;
+        setChildren(body, h('p', { class: 'launch-error', text: `No launch bundle: ${error.message}` }));
+      }
+    },
+  };
+}
