@@ -167,3 +167,36 @@ test('usage errors exit 2', () => {
     assert.match(r.stderr, message);
   }
 });
+
+// Two 2-GPU nodes on two sites (tests/test_studies_parallelism.cpp): pipeline best [a0:2, a1:2]
+// 14.951667 ms, hybrid best one 2-way tensor-parallel group 12.741333 ms, gain 14.78319 %.
+const nodePool = {
+  name: 'two nodes',
+  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 2, global_batch_size: 8 },
+  gpus: ['a0', 'a1', 'b0', 'b1'].map((id) => ({
+    id, site: id[0] === 'a' ? 'A' : 'B', node: id[0] === 'a' ? 'na' : 'nb', peak_tflops: id[0] === 'a' ? 100 : 50,
+    memory_gib: 0.5, idle_w: id[0] === 'a' ? 50 : 10, active_w: id[0] === 'a' ? 250 : 60,
+  })),
+  network: { default: { bandwidth_gbps: 10, latency_ms: 1 }, intra_node: { bandwidth_gbps: 2400, latency_ms: 0.001 } },
+  objective: { lambda: 1 },
+};
+
+test('sweep parallelism: pipeline only against stage groups, as JSON and CSV', () => {
+  const pool = write('nodes.json', nodePool);
+  const r = run(['sweep', pool, 'parallelism', '--method', 'exact']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.study, 'parallelism');
+  assert.deepEqual(out.pipeline.stages, [{ gpu: 'a0', layers: 2 }, { gpu: 'a1', layers: 2 }]);
+  assert.deepEqual(out.hybrid.stages, [{ gpus: ['a0', 'a1'], layers: 4, tensor_parallel: 2 }]);
+  near(out.pipeline.iteration_ms, 14.951666666666667, 'pipeline T');
+  near(out.hybrid.iteration_ms, 12.741333333333333, 'hybrid T');
+  near(out.gain_pct, ((14.951666666666667 - 12.741333333333333) / 14.951666666666667) * 100, 'gain');
+  assert.equal(out.hybrid.gpus_used, 2);
+  const csv = run(['sweep', pool, 'parallelism', '--method', 'exact', '--format', 'csv']);
+  assert.equal(csv.code, 0, csv.stderr);
+  const lines = csv.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[1], /^pipeline,pipeline\/seed=1,true,.*,a0:2 a1:2,,$/);
+  assert.match(lines[2], /^hybrid,hybrid\/seed=1,true,.*,a0\+a1\/t2:4,14\.78/);
+});

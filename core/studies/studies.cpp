@@ -11,6 +11,8 @@
 #include "model/message_list.hpp"
 #include "studies/network_sweep.hpp"
 #include "model/problem_json.hpp"
+#include "search/hybrid_layouts.hpp"
+#include "search/hybrid_memetic.hpp"
 
 namespace geotrain {
 
@@ -19,7 +21,7 @@ using json = nlohmann::ordered_json;
 namespace {
 
 constexpr StudyKind kKinds[] = {StudyKind::pareto, StudyKind::subset, StudyKind::latency, StudyKind::bandwidth,
-                                StudyKind::split};
+                                StudyKind::split, StudyKind::parallelism};
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 53) - 1;
 constexpr int kDefaultSeeds = 3;  // pareto and network sweeps with memetic
 
@@ -94,6 +96,7 @@ const char* study_kind_name(StudyKind kind) {
     case StudyKind::latency: return "latency";
     case StudyKind::bandwidth: return "bandwidth";
     case StudyKind::split: return "split";
+    case StudyKind::parallelism: return "parallelism";
   }
   return "";
 }
@@ -171,6 +174,24 @@ StudyOptions parse_study_options(const nlohmann::json& options) {
 
 namespace {
 
+// Whether some plan fits: a pipeline plan or, when stage groups are allowed,
+// a plan of groups (the same screen the planner applies before a hybrid solve).
+bool some_plan_fits(const Problem& problem, const CostModel& model, bool groups) {
+  if (any_feasible_plan(model)) return true;
+  if (!groups) return false;
+  const LayoutSpace space(problem, model);
+  return any_feasible_layout(space, space.starting_choices(HybridSettings{}.enumerate_up_to));
+}
+
+bool allows_groups(const Problem& problem, StudyKind kind) {
+  return problem.search.parallelism == Parallelism::hybrid || kind == StudyKind::parallelism;
+}
+
+Problem with_parallelism(Problem problem, Parallelism parallelism) {
+  problem.search.parallelism = parallelism;
+  return problem;
+}
+
 Problem job_problem(const Problem& base, const References& refs) {
   Problem p = base;
   p.description.clear();  // jobs travel to workers: only what solving needs
@@ -236,12 +257,23 @@ void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJ
       break;
     case StudyKind::subset: {
       // Only stage counts some plan can fill get jobs; the summary reports the others as infeasible.
+      // In hybrid mode k counts stages, and a stage may be a group of GPUs.
       CostModel model(pinned);
+      const bool groups = allows_groups(pinned, o.kind);
       const int most = std::min(model.num_gpus(), model.num_layers());
       for (int k = 1; k <= most; ++k) {
         model.set_stage_count_range(k, k);
-        if (any_feasible_plan(model)) factory.planner_jobs(k - 1, "k=" + std::to_string(k), pinned, lambda, k);
+        if (some_plan_fits(pinned, model, groups))
+          factory.planner_jobs(k - 1, "k=" + std::to_string(k), pinned, lambda, k);
       }
+      break;
+    }
+    case StudyKind::parallelism: {
+      // The same pool, objective and seeds, once one GPU a stage and once with
+      // stage groups; the pipeline side gets no job when no pipeline plan fits.
+      const Problem pipeline = with_parallelism(pinned, Parallelism::pipeline);
+      if (any_feasible_plan(CostModel(pipeline))) factory.planner_jobs(0, "pipeline", pipeline, lambda);
+      factory.planner_jobs(1, "hybrid", with_parallelism(pinned, Parallelism::hybrid), lambda);
       break;
     }
     case StudyKind::latency:
@@ -279,7 +311,8 @@ StudySetup prepare_study(const std::string& problem_text, const nlohmann::json& 
     throw InputError(std::string("study: ") + study_kind_name(setup.options.kind) +
                      " sweep needs GPUs on at least two sites");
   const CostModel model(setup.problem);
-  if (!any_feasible_plan(model)) throw PlanningError(infeasibility_reason(model, setup.problem));
+  if (!some_plan_fits(setup.problem, model, allows_groups(setup.problem, setup.options.kind)))
+    throw PlanningError(infeasibility_reason(model, setup.problem));
   setup.references = resolve_references(setup.problem, model);
   add_jobs(setup, job_problem(setup.problem, setup.references), setup.jobs);
   return setup;

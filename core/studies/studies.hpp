@@ -18,7 +18,7 @@
 
 namespace geotrain {
 
-enum class StudyKind { pareto, subset, latency, bandwidth, split };
+enum class StudyKind { pareto, subset, latency, bandwidth, split, parallelism };
 
 const char* study_kind_name(StudyKind kind);
 std::optional<StudyKind> study_kind_from_name(const std::string& name);
@@ -41,7 +41,7 @@ struct StudyOptions {
   std::vector<std::string> warnings;   // unknown fields, e.g. "study.lamdbas: unknown field, ignored"
 };
 
-// {"study": "pareto"|"subset"|"latency"|"bandwidth"|"split", "lambdas": [...],
+// {"study": "pareto"|"subset"|"latency"|"bandwidth"|"split"|"parallelism", "lambdas": [...],
 //  "seeds": n, "values": [...], "method": "memetic"|"exact", "time_limit_s": s,
 //  "seed": n}, defaults filled in. Throws InputError listing every fault, each
 // naming its field: "study.lambdas[2]: must be in [0, 1], got 1.5".
@@ -50,7 +50,7 @@ StudyOptions parse_study_options(const nlohmann::json& options);
 // Which point of the study a job belongs to, and what it runs.
 struct StudyJob {
   std::string id;
-  int point = 0;           // index of its lambda, k or swept value
+  int point = 0;           // index of its lambda, k or swept value; parallelism: 0 pipeline, 1 hybrid
   int seed_index = 0;      // 0..seeds-1
   bool baseline = false;   // network sweeps: the metis-improved job of the point
   Problem problem;         // ready to solve: references pinned, network rescaled

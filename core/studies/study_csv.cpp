@@ -32,11 +32,23 @@ json field(const json& object, const char* key) {
   return object.is_object() && object.contains(key) ? object[key] : json(nullptr);
 }
 
+// "g3:4": one GPU; "n0g0+n0g1+n0g2+n0g3/t2:10": a group, its GPUs in shard
+// order and its tensor degree.
+std::string stage_cell(const json& s) {
+  std::string text;
+  if (s.contains("gpu")) {
+    text = s["gpu"].get<std::string>();
+  } else {
+    for (const auto& g : s["gpus"]) text += (text.empty() ? "" : "+") + g.get<std::string>();
+    text += "/t" + std::to_string(s.value("tensor_parallel", 1));
+  }
+  return text + ":" + std::to_string(s["layers"].get<int>());
+}
+
 std::string plan_cell(const json& stages) {
   if (!stages.is_array()) return "";
   std::string text;
-  for (const auto& s : stages)
-    text += (text.empty() ? "" : " ") + s["gpu"].get<std::string>() + ":" + std::to_string(s["layers"].get<int>());
+  for (const auto& s : stages) text += (text.empty() ? "" : " ") + stage_cell(s);
   return text;
 }
 
@@ -86,6 +98,15 @@ std::string study_summary_csv(const json& summary) {
       row(out, {side, field(s, "iteration_ms"), field(s, "energy_j"), field(s, "objective"), field(s, "feasible"),
                 field(s, "bottleneck_stage"), plan_cell(field(s, "stages")),
                 std::string(side) == "non_uniform" ? summary["gain_pct"] : json(nullptr)});
+    }
+  } else if (study == "parallelism") {
+    out << "parallelism,job,feasible,iteration_ms,energy_j,objective,gpus_used,stage_count,gpus,plan,gain_pct,error\n";
+    for (const char* side : {"pipeline", "hybrid"}) {
+      const json& s = summary[side];
+      row(out, {side, field(s, "job"), field(s, "feasible"), field(s, "iteration_ms"), field(s, "energy_j"),
+                field(s, "objective"), field(s, "gpus_used"), field(s, "stage_count"), field(s, "gpus"),
+                plan_cell(field(s, "stages")), std::string(side) == "hybrid" ? summary["gain_pct"] : json(nullptr),
+                s.is_object() && s.contains("error") ? s["error"] : field(s, "reason")});
     }
   }
   return out.str();

@@ -44,6 +44,13 @@ class JobModels {
   std::map<int, std::unique_ptr<CostModel>> models_;
 };
 
+// Group plans (hybrid jobs) get a model over their own groups; pipeline plans
+// keep the shared model, so their figures are exactly as before groups.
+PlanCost evaluate_outcome(const StudyJob& job, const GroupPlan& plan, JobModels& models) {
+  if (is_pipeline(plan)) return models.model_for(job).evaluate(to_pipeline_plan(plan));
+  return evaluate_study_plan(job.problem, plan, *job.options.lambda);
+}
+
 JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobModels& models) {
   const std::string path = result_path(job.id);
   if (!result.is_object()) throw InputError(path + ": must be a solve result or {\"error\": ...}");
@@ -54,7 +61,7 @@ JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobMo
     return outcome;
   }
   try {
-    outcome.plan = parse_plan(result, job.problem);
+    outcome.plan = parse_group_plan(result, job.problem);
   } catch (const InputError& e) {
     std::vector<std::string> messages;
     for (const auto& m : e.messages()) messages.push_back(path + "." + m);
@@ -64,7 +71,7 @@ JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobMo
   if (job.options.stage_count && stages != *job.options.stage_count)
     throw InputError(path + ".stages: has " + count_of(stages, "stage") + ", the job asked for " +
                      std::to_string(*job.options.stage_count));
-  outcome.cost = models.model_for(job).evaluate(outcome.plan);
+  outcome.cost = evaluate_outcome(job, outcome.plan, models);
   outcome.state = JobOutcome::State::solved;
   return outcome;
 }
@@ -88,16 +95,27 @@ StudyOutcomes read_outcomes(const StudySetup& setup, const nlohmann::json& resul
   return out;
 }
 
-json plan_figures(const Problem& problem, const Plan& plan, const PlanCost& cost) {
+PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, double lambda) {
+  if (is_pipeline(plan)) {
+    CostModel model(problem);
+    model.set_lambda(lambda);
+    return model.evaluate(to_pipeline_plan(plan));
+  }
+  CostModel model(problem, layout_of(plan));  // the job problem's pinned references come with it
+  model.set_lambda(lambda);
+  return model.evaluate(device_plan(plan));
+}
+
+json plan_figures(const Problem& problem, const GroupPlan& plan, const PlanCost& cost) {
   return {{"iteration_ms", cost.iteration_s * 1000.0},
           {"energy_j", cost.energy_j},
           {"objective", cost.objective},
           {"stages", plan_to_json(plan, problem)["stages"]},
-          {"gpus_used", plan.size()},
+          {"gpus_used", gpu_count(plan)},
           {"gpus", gpu_mix(problem, plan)}};
 }
 
-std::string gpu_mix(const Problem& problem, const Plan& plan) {
+std::string gpu_mix(const Problem& problem, const GroupPlan& plan) {
   auto label = [&](int gpu) { return problem.gpus[gpu].type.empty() ? problem.gpus[gpu].id : problem.gpus[gpu].type; };
   std::vector<std::string> labels;
   for (const Gpu& g : problem.gpus) {
@@ -106,25 +124,35 @@ std::string gpu_mix(const Problem& problem, const Plan& plan) {
   }
   std::string text;
   for (const std::string& l : labels) {
-    const auto count = std::count_if(plan.begin(), plan.end(), [&](const Stage& s) { return label(s.gpu) == l; });
+    long count = 0;
+    for (const GroupStage& s : plan) count += std::count_if(s.gpus.begin(), s.gpus.end(), [&](int g) { return label(g) == l; });
     if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + "\u00d7" + l;
   }
   return text;
 }
 
-std::vector<std::string> sites_used(const Problem& problem, const Plan& plan) {
+std::vector<std::string> sites_used(const Problem& problem, const GroupPlan& plan) {
   std::vector<std::string> out;
+  // A group lies on one site (plan_json checks it), so its first GPU says where.
   for (const std::string& site : gpu_sites(problem.gpus))
-    if (std::any_of(plan.begin(), plan.end(), [&](const Stage& s) { return problem.gpus[s.gpu].site == site; }))
+    if (std::any_of(plan.begin(), plan.end(), [&](const GroupStage& s) { return problem.gpus[s.gpus.front()].site == site; }))
       out.push_back(site);
   return out;
 }
 
-std::string plan_text(const Problem& problem, const Plan& plan) {
-  std::string text;
-  for (const Stage& s : plan)
-    text += (text.empty() ? "" : " ") + problem.gpus[s.gpu].id + ":" + std::to_string(s.layers);
-  return text;
+int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
+  int best = -1;
+  for (int j : jobs)
+    if (outcomes.jobs[j].solved() && (best < 0 || outcomes.jobs[j].cost.objective < outcomes.jobs[best].cost.objective))
+      best = j;
+  return best;
+}
+
+void add_counts(json& out, const StudyOutcomes& outcomes, const StudySetup& setup) {
+  out["jobs"] = setup.jobs.size();
+  out["missing"] = outcomes.missing;
+  out["failed"] = outcomes.failed;
+  if (!setup.warnings.empty()) out["warnings"] = setup.warnings;
 }
 
 }  // namespace geotrain

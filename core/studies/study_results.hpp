@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/cost_model.hpp"
+#include "model/group_plan.hpp"
 #include "studies/studies.hpp"
 
 namespace geotrain {
@@ -18,7 +19,7 @@ struct JobOutcome {
   enum class State { missing, failed, solved };
   State state = State::missing;
   std::string error;  // failed: the job's messages, joined
-  Plan plan;          // solved
+  GroupPlan plan;     // solved; stages may be groups when the job's problem is hybrid
   PlanCost cost;      // solved: the plan on the job's problem, at the job's lambda
 
   bool solved() const { return state == State::solved; }
@@ -34,17 +35,29 @@ struct StudyOutcomes {
 // results["k=2/seed=1"].stages[0].gpu: unknown GPU id "x".
 StudyOutcomes read_outcomes(const StudySetup& setup, const nlohmann::json& results);
 
-// {"iteration_ms", "energy_j", "objective", "stages", "gpus_used", "gpus"}.
-nlohmann::ordered_json plan_figures(const Problem& problem, const Plan& plan, const PlanCost& cost);
+// A plan (its stages may be groups) costed on `problem` at `lambda`, with
+// the problem's pinned references: the figures a summary reports.
+PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, double lambda);
+
+// {"iteration_ms", "energy_j", "objective", "stages", "gpus_used", "gpus"};
+// gpus_used counts GPUs (a group of 8 counts 8), not stages.
+nlohmann::ordered_json plan_figures(const Problem& problem, const GroupPlan& plan, const PlanCost& cost);
 
 // "2×A100-SXM-80GB, 3×A100-PCIe-40GB": GPU types (ids when typeless) with
-// counts, in order of first appearance in the problem's GPU list.
-std::string gpu_mix(const Problem& problem, const Plan& plan);
+// counts of GPUs (every GPU of a group), in order of first appearance in the
+// problem's GPU list.
+std::string gpu_mix(const Problem& problem, const GroupPlan& plan);
 
 // The sites the plan uses, in order of first appearance in the problem.
-std::vector<std::string> sites_used(const Problem& problem, const Plan& plan);
+std::vector<std::string> sites_used(const Problem& problem, const GroupPlan& plan);
 
-// "sxm0:2 sxm1:3": a plan on one line, for CSV.
-std::string plan_text(const Problem& problem, const Plan& plan);
+// Shared by the summaries: the solved job of least objective among `jobs`
+// (indices), the first of equals, -1 when none; the jobs/missing/failed
+// counts and warnings every summary ends with.
+int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs);
+void add_counts(nlohmann::ordered_json& out, const StudyOutcomes& outcomes, const StudySetup& setup);
+
+// The parallelism study's summary (study_parallelism.cpp).
+nlohmann::ordered_json parallelism_summary(const StudySetup& setup, const StudyOutcomes& outcomes);
 
 }  // namespace geotrain

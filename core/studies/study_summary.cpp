@@ -14,20 +14,11 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-bool better(const JobOutcome& a, const JobOutcome& b) { return a.cost.objective < b.cost.objective; }
-
-bool same_plan(const Plan& a, const Plan& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Stage& x, const Stage& y) {
-           return x.gpu == y.gpu && x.layers == y.layers;
+bool same_plan(const GroupPlan& a, const GroupPlan& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](const GroupStage& x, const GroupStage& y) {
+           return x.gpus == y.gpus && x.tensor_parallel == y.tensor_parallel && x.layers == y.layers;
          });
-}
-
-// The solved job of least objective among `jobs` (indices), the first of equals; -1 when none.
-int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
-  int best = -1;
-  for (int j : jobs)
-    if (outcomes.jobs[j].solved() && (best < 0 || better(outcomes.jobs[j], outcomes.jobs[best]))) best = j;
-  return best;
 }
 
 // Job indices of each point, in job order.
@@ -36,13 +27,6 @@ std::vector<std::vector<int>> jobs_by_point(const StudySetup& setup, std::size_t
   for (std::size_t j = 0; j < setup.jobs.size(); ++j)
     if (setup.jobs[j].baseline == baseline) out[setup.jobs[j].point].push_back(static_cast<int>(j));
   return out;
-}
-
-void add_counts(json& out, const StudyOutcomes& outcomes, const StudySetup& setup) {
-  out["jobs"] = setup.jobs.size();
-  out["missing"] = outcomes.missing;
-  out["failed"] = outcomes.failed;
-  if (!setup.warnings.empty()) out["warnings"] = setup.warnings;
 }
 
 json failed_point(const StudyJob& job, const JobOutcome& outcome) {
@@ -131,7 +115,7 @@ json pareto_table(const StudySetup& setup, const StudyOutcomes& outcomes, const 
                      {"delta_t_pct", percent_change(t.rows[r].time, ref.time)},
                      {"delta_e_pct", percent_change(t.rows[r].energy, ref.energy)},
                      {"gpus", gpu_mix(job.problem, o.plan)},
-                     {"gpus_used", o.plan.size()},
+                     {"gpus_used", gpu_count(o.plan)},
                      {"stages", plan_to_json(o.plan, job.problem)["stages"]},
                      {"objective", o.cost.objective},
                      {"seeds_agreeing", agreeing},
@@ -147,7 +131,7 @@ json pareto_reference(const StudySetup& setup, const Tradeoff& t) {
   const CostModel model(setup.problem);
   const SolveResult metis = run_metis_improved(model, kReferenceSeed);
   json reference = {{"method", "metis-improved"}};
-  reference.update(plan_figures(setup.problem, metis.plan, metis.cost));
+  reference.update(plan_figures(setup.problem, to_group_plan(metis.plan), metis.cost));
   reference.erase("objective");  // at the problem's lambda: not comparable with the points'
   reference["feasible"] = metis.cost.feasible;
   reference["dominated"] = t.frontier_dominates({metis.cost.iteration_s, metis.cost.energy_j});
@@ -215,6 +199,8 @@ json subset_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
     points.push_back(std::move(p));
   }
   json out = {{"study", "subset"}, {"method", method_name(setup.options.method)}, {"points", std::move(points)}};
+  // In hybrid mode k counts stages and a stage may be a group: gpus_used counts the GPUs.
+  if (problem.search.parallelism == Parallelism::hybrid) out["parallelism"] = "hybrid";
   out["best_k"] = best_k > 0 ? json(best_k) : json(nullptr);
   add_counts(out, outcomes, setup);
   return out;
@@ -264,7 +250,7 @@ json network_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
 
 // ---- split ----
 
-json split_side(const Problem& problem, const Plan& plan, const PlanCost& cost) {
+json split_side(const Problem& problem, const GroupPlan& plan, const PlanCost& cost) {
   return {{"iteration_ms", cost.iteration_s * 1000.0},
           {"energy_j", cost.energy_j},
           {"objective", cost.objective},
@@ -281,15 +267,17 @@ json split_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
               {"uniform", nullptr}, {"non_uniform", nullptr}, {"gain_pct", nullptr}};
   if (best >= 0) {
     const StudyJob& job = setup.jobs[best];
-    const Plan& chosen = outcomes.jobs[best].plan;
-    // The same GPUs in the same order, L / Q layers each, the first L mod Q one more.
+    const GroupPlan& chosen = outcomes.jobs[best].plan;
+    // The same GPUs (or groups) in the same order, L / Q layers each, the first L mod Q one more.
     const int Q = static_cast<int>(chosen.size()), L = static_cast<int>(job.problem.model.num_layers);
-    Plan uniform = chosen;
+    GroupPlan uniform = chosen;
     for (int q = 0; q < Q; ++q) uniform[q].layers = L / Q + (q < L % Q ? 1 : 0);
-    CostModel model(job.problem);
-    model.set_lambda(*job.options.lambda);
-    const PlanCost uniform_cost = model.evaluate(uniform);
-    for (const Stage& s : chosen) out["gpus"].push_back(job.problem.gpus[s.gpu].id);
+    const PlanCost uniform_cost = evaluate_study_plan(job.problem, uniform, *job.options.lambda);
+    for (const GroupStage& s : chosen) {
+      std::string ids;  // a group's GPUs joined by "+", as the CSV writes them
+      for (int g : s.gpus) ids += (ids.empty() ? "" : "+") + job.problem.gpus[g].id;
+      out["gpus"].push_back(ids);
+    }
     out["uniform"] = split_side(job.problem, uniform, uniform_cost);
     out["non_uniform"] = {{"job", job.id}};
     out["non_uniform"].update(split_side(job.problem, chosen, outcomes.jobs[best].cost));
@@ -315,6 +303,7 @@ json summarise_study(const StudySetup& setup, const nlohmann::json& results) {
     case StudyKind::latency:
     case StudyKind::bandwidth: return network_summary(setup, outcomes);
     case StudyKind::split: return split_summary(setup, outcomes);
+    case StudyKind::parallelism: return parallelism_summary(setup, outcomes);
   }
   return nullptr;
 }
