@@ -2,6 +2,7 @@
 import { h } from './dom.js';
 import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { drawView } from './views.js';
+import { degreesText, isGroup, stageName } from './views/groups.js';
 
 const VIEW_BOXES = [
   ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; block widths follow the number of layers.'],
@@ -17,8 +18,10 @@ function figure(label, value, { id, raw } = {}) {
   return [h('dt', { text: label }), dd];
 }
 
-function stageChain(result) {
-  return (result.stages || []).map((s) => `${s.gpu} (${s.layers})`).join(' → ');
+// A group shows as its node (or first GPU) and degrees: "us-west-n1 [TP 8 × DP 1] (11)".
+function stageChain(problem, result) {
+  return (result.stages || []).map((s) => (isGroup(s) ? `${stageName(problem, s)} [${degreesText(s)}] (${s.layers})`
+    : `${s.gpu} (${s.layers})`)).join(' → ');
 }
 
 function searchText(result) {
@@ -86,7 +89,7 @@ export function createResults() {
         ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
-        ...figure('Stages (layers)', stageChain(result), { id: 'result-stages' }),
+        ...figure('Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
         ...figure('Method', methodText(result), { id: 'result-method' }),
         ...figure('Search', searchText(result), { id: 'result-search' }),
         ...figure('References', referencesText(result), { id: 'result-references' }));

@@ -23,6 +23,10 @@ const EXACT_CANCEL_GRACE_MS = 300;
 
 // evaluate(problemText, plan) -> the planner's report of a plan (used to keep exact's best plan
 // when a cancel has to stop its worker); getEffective() -> the last validated problem (for budgets).
+// A stage as a plan file holds it: a GPU, or a stage group (its GPUs and tensor degree).
+const planStage = ({ gpu, gpus, tensor_parallel: tensor, layers }) => (Array.isArray(gpus) && gpus.length > 1
+  ? { gpus, tensor_parallel: tensor ?? 1, layers } : { gpu: gpu ?? gpus?.[0], layers });
+
 export function createRunPanel({ runner, checkProblem, getProblem, onResult, onBaselines, evaluate, getEffective = () => null }) {
   const methodSelect = h('select', { id: 'method' }, METHODS.map(([value, label]) => h('option', { value, text: label })));
   const methodHint = h('small', { class: 'hint', id: 'method-hint' });
@@ -134,11 +138,11 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   // again by the planner, stands for the run, marked as cancelled and not proven optimal.
   async function keptPlan(method, problemText, progress) {
     if (!progress || !Array.isArray(progress.stages) || !evaluate) return null;
-    const report = await evaluate(problemText, { stages: progress.stages.map(({ gpu, layers }) => ({ gpu, layers })) });
+    const report = await evaluate(problemText, { stages: progress.stages.map(planStage) });
     const stages = Array.isArray(report.stages) ? report.stages : [];
     const bound = progress.lower_bound;
     const result = {
-      ...report, method, stages: stages.map(({ gpu, layers }) => ({ gpu, layers })), stage_metrics: stages,
+      ...report, method, stages: stages.map(planStage), stage_metrics: stages,
       evaluations: progress.evaluations, elapsed_ms: progress.elapsed_ms, stop_reason: 'cancelled', optimal: false,
     };
     if (Number.isFinite(progress.nodes)) result.nodes = progress.nodes;

@@ -6,10 +6,11 @@ import { fieldText, parseFieldText } from '../format.js';
 import { isPlainObject } from '../paths.js';
 import { findEntry, gpuDefault } from './catalogue.js';
 import { boundInput, cellInput, section, writeField } from './fields.js';
+import { createNodeAdd } from './node-add.js';
 
 const FIGURES = ['peak_tflops', 'memory_gib', 'idle_w', 'active_w'];
 const COLUMNS = [
-  ['id', 'ID', 'text'], ['type', 'Type', 'type'], ['site', 'Site', 'text'],
+  ['id', 'ID', 'text'], ['type', 'Type', 'type'], ['site', 'Site', 'text'], ['node', 'Node', 'text'],
   ['peak_tflops', 'Peak TFLOPS', 'number'], ['compute_util', 'Compute util', 'number'],
   ['memory_gib', 'Memory GiB', 'number'], ['memory_util', 'Memory util', 'number'],
   ['idle_w', 'Idle W', 'number'], ['active_w', 'Active W', 'number'],
@@ -57,13 +58,14 @@ function dropLinksOf(problem, id) {
 }
 
 export function createGpuSection(ctx) {
-  const element = section('GPUs', { path: 'gpus', intro: 'Each GPU is one pipeline stage at most. Pick a type to use the catalogue figures; type a figure to override it.' });
+  const element = section('GPUs', { path: 'gpus', intro: 'Each GPU is one pipeline stage at most; with parallelism "hybrid" (Objective & search tab) GPUs of one node may serve a stage together. Pick a type to use the catalogue figures; type a figure to override it.' });
   const summary = h('p', { class: 'derived' });
   const wrap = h('div', { class: 'table-wrap' });
   const siteList = h('datalist', { id: 'site-names' });
   const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
-  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton));
   const store = ctx.store;
+  const nodeAdd = createNodeAdd(ctx, (change) => editSelf(change));
+  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton), nodeAdd.element);
   const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
@@ -197,6 +199,7 @@ export function createGpuSection(ctx) {
         wrap.replaceChildren(h('table', { class: 'grid gpu-table' }, h('caption', { class: 'visually-hidden', text: 'GPUs' }), h('thead', {}, head), body));
         siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
         summary.textContent = describe(problem);
+        nodeAdd.refresh();
       });
     },
     update(problem) {

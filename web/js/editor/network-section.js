@@ -1,18 +1,19 @@
 // The network: the fall-back links, the site matrix and the per-link overrides. The planner uses
-// the most specific rule for each directed GPU pair: links, site_links, intra/inter_site, default.
+// the most specific rule for each directed GPU pair: links, intra_node, site_links, intra/inter_site, default.
 import { h, preservingFocus } from '../dom.js';
 import { field, section } from './fields.js';
 import { createLinkTable } from './link-table.js';
 import { createSiteMatrix } from './site-matrix.js';
 
 const SPECS = [
+  ['intra_node', 'Within a node (NVLink, PCIe)'],
   ['intra_site', 'Within a site'],
   ['inter_site', 'Between sites'],
   ['default', 'Default (any pair)'],
 ];
 
 export function createNetworkSection(ctx) {
-  const element = section('Network', { path: 'network', intro: 'Links are directed: A → B and B → A may differ. The most specific rule wins: a link override, then a site-matrix cell, then within/between sites, then the default.' });
+  const element = section('Network', { path: 'network', intro: 'Links are directed: A → B and B → A may differ. The most specific rule wins: a link override, then within a node (GPUs sharing a node), then a site-matrix cell, then within/between sites, then the default.' });
   const defaults = h('div', { class: 'link-specs' });
   const redraw = () => api.render(ctx.store.get());
   const matrix = createSiteMatrix(ctx, redraw);

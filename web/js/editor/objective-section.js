@@ -39,7 +39,7 @@ export function createObjectiveSection(ctx) {
   });
   const objectiveBody = h('div', { class: 'field-grid' });
   objective.append(objectiveBody);
-  const search = section('Search (memetic)', { path: 'search', intro: 'Empty fields use the paper\'s values.' });
+  const search = section('Search', { path: 'search', intro: 'Empty fields use the paper\'s values.' });
   const searchBody = h('div', { class: 'field-grid' });
   search.append(searchBody);
   const element = h('div', { class: 'stack' }, objective, search);
@@ -52,6 +52,16 @@ export function createObjectiveSection(ctx) {
         field(ctx, { path: 'objective.t_ref_ms', label: 'Reference time T_ref', unit: 'ms', placeholder: 'from a baseline' }),
         field(ctx, { path: 'objective.e_ref_j', label: 'Reference energy E_ref', unit: 'J', placeholder: 'from a baseline' }));
       searchBody.replaceChildren(
+        selectField(ctx, {
+          path: 'search.parallelism',
+          label: 'Parallelism',
+          options: [
+            { value: '', label: 'pipeline (default)' },
+            { value: 'pipeline', label: 'pipeline' },
+            { value: 'hybrid', label: 'hybrid: stage groups' },
+          ],
+          hint: 'pipeline: one GPU per stage (the paper); hybrid: a stage may be GPUs of one node, tensor and data parallel',
+        }),
         field(ctx, { path: 'search.population', label: 'Population' }),
         field(ctx, { path: 'search.tournament', label: 'Tournament size' }),
         field(ctx, { path: 'search.elite', label: 'Elite' }),

@@ -9,7 +9,7 @@ export const STUDIES = [
   },
   {
     kind: 'subset', label: 'GPU-subset sweep',
-    blurb: 'The best plan using exactly k GPUs, for k = 1 up to the pool size: where adding GPUs stops helping (the paper\'s Fig. 2a).',
+    blurb: 'The best plan using exactly k GPUs, for k = 1 up to the pool size: where adding GPUs stops helping (the paper\'s Fig. 2a). With parallelism "hybrid" k counts stages, each of which may be a group, and each point says how many GPUs it uses.',
     fields: ['method', 'time_limit_s'],
   },
   {
@@ -26,6 +26,11 @@ export const STUDIES = [
     kind: 'split', label: 'Uniform against non-uniform split',
     blurb: 'The planner\'s GPUs in its order, once with equal layers per GPU and once with the planner\'s own split (the paper\'s Fig. 2b).',
     fields: ['method', 'time_limit_s'],
+  },
+  {
+    kind: 'parallelism', label: 'Pipeline only against stage groups',
+    blurb: 'Plans the same pool twice, once with one GPU per stage (the paper\'s space) and once with stage groups (tensor and data parallel GPUs of one node serving a stage together): what groups buy in time, energy and GPUs used.',
+    fields: ['seeds', 'method', 'time_limit_s'],
   },
 ];
 

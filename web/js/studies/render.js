@@ -1,5 +1,6 @@
 // Draws a study's summary with the view for its kind, and marks the point whose plan is shown.
 import { html } from '../views/svg.js';
+import { renderParallelism } from './parallelism-view.js';
 import { renderSplit } from './split-view.js';
 import { renderSubset } from './subset-view.js';
 import { renderSweep } from './sweep-view.js';
@@ -11,6 +12,7 @@ const RENDERERS = {
   latency: renderSweep,
   bandwidth: renderSweep,
   split: renderSplit,
+  parallelism: renderParallelism,
 };
 
 // context: {onSelect(id, label), breakdown?, problem?} (the last two for split).

@@ -60,7 +60,7 @@ export function renderSplit(container, summary, { onSelect, breakdown = {}, prob
 function stageBars(metrics, plan, maxStage, maxStages, colours) {
   const group = el('g', { class: 'st-split-stages', transform: `translate(0 ${BAR_H + 26})` });
   if (!Array.isArray(metrics) || metrics.length === 0) {
-    group.appendChild(el('text', { class: 'st-label gt-muted', x: LEFT, y: 20 }, (plan.stages || []).map((s) => `${s.gpu}: ${s.layers}`).join(' · ')));
+    group.appendChild(el('text', { class: 'st-label gt-muted', x: LEFT, y: 20 }, (plan.stages || []).map((s) => `${s.gpu ?? `${s.gpus?.[0]} +${(s.gpus?.length ?? 1) - 1}`}: ${s.layers}`).join(' · ')));
     return group;
   }
   group.appendChild(el('text', { class: 'st-split-layers', x: 0, y: 14 }, 'stage time'));

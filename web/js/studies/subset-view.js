@@ -15,13 +15,20 @@ function pointState(point) {
   return 'did not finish';
 }
 
+// With stage groups (summary.parallelism "hybrid") k counts stages and each point its GPUs.
+let hybrid = false;
+const kText = (point) => (hybrid
+  ? `k = ${point.k} stage${point.k === 1 ? '' : 's'}${isPlan(point) && Number.isFinite(point.gpus_used) ? ` on ${point.gpus_used} GPUs` : ''}`
+  : `k = ${point.k} GPUs`);
+
 function pointLabel(point) {
   return isPlan(point)
-    ? `k = ${point.k} GPUs: ${formatMs(point.iteration_ms)}, ${formatEnergy(point.energy_j)}${point.gpus ? ` (${point.gpus})` : ''}`
-    : `k = ${point.k} GPUs: ${pointState(point)}`;
+    ? `${kText(point)}: ${formatMs(point.iteration_ms)}, ${formatEnergy(point.energy_j)}${point.gpus ? ` (${point.gpus})` : ''}`
+    : `${kText(point)}: ${pointState(point)}`;
 }
 
 export function renderSubset(container, summary, { onSelect }) {
+  hybrid = summary.parallelism === 'hybrid';
   const points = (summary.points || []).filter((p) => Number.isInteger(p.k)).sort((a, b) => a.k - b.k);
   const plans = points.filter(isPlan);
   const body = [];
@@ -38,10 +45,11 @@ function chart(points, plans, bestK, onSelect) {
   const yDomain = paddedExtent([0, ...plans.map((p) => p.iteration_ms)], 0.04);
   yDomain[0] = 0;
   const frame = chartFrame({
-    label: `Best iteration time for each number of GPUs k = ${k0} to ${k1}`,
+    label: hybrid ? `Best iteration time for each number of stages k = ${k0} to ${k1}, stages may be groups`
+      : `Best iteration time for each number of GPUs k = ${k0} to ${k1}`,
     className: 'st-subset-chart',
     xDomain: [k0 - 0.5, k1 + 0.5], yDomain,
-    xTicks: ks, xTitle: 'GPUs used, k', yTitle: 'best iteration time',
+    xTicks: ks, xTitle: hybrid ? 'stages, k (each may be a group)' : 'GPUs used, k', yTitle: 'best iteration time',
     xFormat: (k) => String(k), yFormat: formatMs, legend: true,
   });
   const { plot, x, y, bottom } = frame;
@@ -72,9 +80,9 @@ function chart(points, plans, bestK, onSelect) {
     plot.appendChild(asButton(node, label, () => onSelect(point.job, label)));
   }
   frame.svg.appendChild(legendRow(frame.left, frame.legendY, [
-    [el('circle', { class: 'st-point is-frontier', r: 5 }), 'best plan with k GPUs'],
+    [el('circle', { class: 'st-point is-frontier', r: 5 }), hybrid ? 'best plan with k stages' : 'best plan with k GPUs'],
     [el('circle', { class: 'st-best-ring', r: 8 }), 'best k (lowest objective)'],
-    [el('path', { class: 'st-infeasible', d: 'M-5,-5L5,5M5,-5L-5,5' }), 'no k-GPU plan fits'],
+    [el('path', { class: 'st-infeasible', d: 'M-5,-5L5,5M5,-5L-5,5' }), hybrid ? 'no k-stage plan fits' : 'no k-GPU plan fits'],
   ]));
   return html('div', { class: 'st-chart-box' }, frame.svg);
 }
@@ -91,13 +99,16 @@ function subsetTable(points, bestK, onSelect) {
       html('th', { scope: 'row' }, kCell),
       html('td', { class: plan ? 'num' : 'st-state' }, plan ? formatMs(point.iteration_ms) : pointState(point)),
       html('td', { class: 'num' }, plan ? formatEnergy(point.energy_j) : '–'),
+      hybrid ? html('td', { class: 'num' }, plan && Number.isFinite(point.gpus_used) ? String(point.gpus_used) : '–') : null,
       html('td', { class: 'st-gpus' }, plan ? point.gpus ?? '' : ''),
       html('td', null, point.k === bestK ? 'best' : ''),
     ]);
   });
   return html('div', { class: 'gt-st-scroll' }, html('table', { class: 'gt-st-table st-table st-subset-table' }, [
-    html('caption', null, 'Best plan for each number of GPUs. Choose k to see its plan.'),
-    html('thead', null, html('tr', null, ['k', 'T_iter', 'E_iter', 'GPUs chosen', ''].map((t, i) => html('th', { scope: 'col', class: i === 1 || i === 2 ? 'num' : undefined }, t)))),
+    html('caption', null, hybrid ? 'Best plan for each number of stages (a stage may be a group of GPUs). Choose k to see its plan.'
+      : 'Best plan for each number of GPUs. Choose k to see its plan.'),
+    html('thead', null, html('tr', null, (hybrid ? ['k', 'T_iter', 'E_iter', 'GPUs used', 'GPUs chosen', ''] : ['k', 'T_iter', 'E_iter', 'GPUs chosen', ''])
+      .map((t, i) => html('th', { scope: 'col', class: i === 1 || i === 2 || (hybrid && i === 3) ? 'num' : undefined }, t)))),
     html('tbody', null, rows)]));
 }
 
@@ -106,9 +117,13 @@ function captionText(points, plans, summary) {
   const best = plans.find((p) => p.k === summary.best_k);
   if (best) {
     const all = plans.find((p) => p.k === Math.max(...points.map((q) => q.k)));
-    parts.push(`The best plan uses ${best.k} GPUs (${formatMs(best.iteration_ms)})`);
-    if (all && all.k !== best.k) parts.push(`; with all ${all.k} it takes ${formatMs(all.iteration_ms)}: adding GPUs stopped helping at k = ${best.k}.`);
-    else parts.push('.');
+    if (hybrid) {
+      parts.push(`The best plan has ${best.k} stage${best.k === 1 ? '' : 's'} on ${best.gpus_used} GPUs (${formatMs(best.iteration_ms)}).`);
+    } else {
+      parts.push(`The best plan uses ${best.k} GPUs (${formatMs(best.iteration_ms)})`);
+      if (all && all.k !== best.k) parts.push(`; with all ${all.k} it takes ${formatMs(all.iteration_ms)}: adding GPUs stopped helping at k = ${best.k}.`);
+      else parts.push('.');
+    }
   }
   const infeasible = points.filter(isInfeasible).map((p) => p.k);
   if (infeasible.length) parts.push(` No plan fits in memory with k = ${infeasible.join(', ')}.`);

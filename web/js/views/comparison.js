@@ -42,7 +42,7 @@ export function renderComparison(container, problem, {chosen, baselines = []} = 
 }
 
 function sameStages(a, b) {
-  const key = (r) => JSON.stringify((r?.stages || []).map((s) => [s.gpu, s.layers]));
+  const key = (r) => JSON.stringify((r?.stages || []).map((s) => [s.gpu, s.gpus, s.tensor_parallel, s.layers]));
   return key(a) === key(b);
 }
 

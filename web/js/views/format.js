@@ -132,7 +132,8 @@ export function methodLabel(result) {
 }
 
 const LINK_SOURCES = {
-  links: 'GPU link', site_links: 'site link', intra_site: 'intra-site default', inter_site: 'inter-site default',
+  links: 'GPU link', intra_node: 'within the node', site_links: 'site link', intra_site: 'intra-site default',
+  inter_site: 'inter-site default',
   default: 'network default',
 };
 

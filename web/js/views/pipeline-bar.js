@@ -6,6 +6,8 @@ import {el, html, svgRoot, figure, emptyView, linearScale, niceTicks, truncate, 
 import {colourScheme} from './colours.js';
 import {stageMetrics, bottleneckOf, microBatchesOf, totalLayersOf, siteLabel, formatMs, formatGiB, plural,
         isError, noPlanMessage} from './format.js';
+import {stageName, stageGpus, isGroup, groupTypeText, degreesText, groupTipLines, gpuCountOf,
+        syncMsOf} from './groups.js';
 
 const WIDTH = 900;
 const MARGIN = {left: 12, right: 12};
@@ -28,7 +30,7 @@ export function renderPipelineBar(container, problem, result) {
   const height = MARKER_H + BAR_H + AXIS_H + LEGEND_H;
 
   const label = `Pipeline of ${plural(stages.length, 'stage')} over ${plural(layers, 'layer')}; ` +
-    `bottleneck stage ${bottleneck + 1} on ${stages[bottleneck].gpu}; iteration ${formatMs(result.iteration_ms)}`;
+    `bottleneck stage ${bottleneck + 1} on ${stageName(problem, stages[bottleneck])}; iteration ${formatMs(result.iteration_ms)}`;
   const svg = svgRoot(WIDTH, height, label, 'gt-pb-svg');
   const defs = svg.appendChild(el('defs'));
   const hatch = hatchPattern(defs, 'gt-pb-hatch', 'hsl(0 75% 45% / 0.55)');
@@ -38,7 +40,7 @@ export function renderPipelineBar(container, problem, result) {
     const x0 = x(first);
     const x1 = x(first + stage.layers);
     first += stage.layers;
-    svg.appendChild(stageBlock(stage, q, x0, x1, barTop, colours, q === bottleneck, hatch));
+    svg.appendChild(stageBlock(problem, stage, q, x0, x1, barTop, colours, q === bottleneck, hatch));
   });
   svg.appendChild(bottleneckMarker(stages[bottleneck], bottleneck, stages, x));
   svg.appendChild(layerAxis(stages, layers, x, barTop + BAR_H));
@@ -47,12 +49,13 @@ export function renderPipelineBar(container, problem, result) {
   return figure(container, 'gt-pipeline-bar', svg, caption(problem, result, stages, bottleneck));
 }
 
-function stageBlock(stage, q, x0, x1, top, colours, isBottleneck, hatch) {
+function stageBlock(problem, stage, q, x0, x1, top, colours, isBottleneck, hatch) {
   const width = Math.max(0.5, x1 - x0);
   const fits = stage.fits !== false;
   const classes = ['gt-pb-stage', isBottleneck && 'is-bottleneck', !fits && 'is-infeasible'].filter(Boolean);
-  const group = el('g', {class: classes.join(' '), 'data-stage': q, 'data-gpu': stage.gpu});
-  group.appendChild(tip(stageTip(stage, q, isBottleneck)));
+  const group = el('g', {class: classes.join(' '), 'data-stage': q, 'data-gpu': stage.gpu,
+                         'data-gpus': stageGpus(stage).length, 'data-tensor-parallel': stage.tensor_parallel ?? 1});
+  group.appendChild(tip(stageTip(problem, stage, q, isBottleneck)));
   group.appendChild(el('rect', {x: round2(x0), y: top, width: round2(width), height: BAR_H, rx: 3,
                                 fill: colours.gpu(stage.gpu), stroke: colours.site(stage.site),
                                 'stroke-width': 1.2, class: 'gt-pb-block'}));
@@ -65,10 +68,12 @@ function stageBlock(stage, q, x0, x1, top, colours, isBottleneck, hatch) {
                                   height: BAR_H - 3, rx: 2, fill: 'none',
                                   class: isBottleneck ? 'gt-pb-bottleneck-outline' : 'gt-pb-infeasible-outline'}));
   }
+  // A group shows its size and degrees where a GPU shows its site (the outline colour and the
+  // legend still say the site).
   const lines = [
-    {text: stage.gpu, cls: 'gt-pb-gpu'},
-    {text: stage.type ?? '', cls: 'gt-pb-type'},
-    {text: siteLabel(stage.site), cls: 'gt-pb-site'},
+    {text: stageName(problem, stage), cls: 'gt-pb-gpu'},
+    {text: isGroup(stage) ? groupTypeText(stage) : stage.type ?? '', cls: 'gt-pb-type'},
+    isGroup(stage) ? {text: degreesText(stage), cls: 'gt-pb-degrees'} : {text: siteLabel(stage.site), cls: 'gt-pb-site'},
     {text: `${plural(stage.layers, 'layer')}`, cls: 'gt-pb-layers'},
   ];
   // Characters that fit: the bold id line is wider per character (and capitals/markup run wide).
@@ -88,10 +93,10 @@ function stageBlock(stage, q, x0, x1, top, colours, isBottleneck, hatch) {
   return group;
 }
 
-function stageTip(stage, q, isBottleneck) {
-  const parts = [`Stage ${q + 1}${isBottleneck ? ' (bottleneck)' : ''}: ${stage.gpu}`,
-    `${stage.type ?? 'unknown type'} at ${siteLabel(stage.site)}`,
-    `${plural(stage.layers, 'layer')}, ${formatMs(stage.stage_ms)} per micro-batch`];
+function stageTip(problem, stage, q, isBottleneck) {
+  const parts = [`Stage ${q + 1}${isBottleneck ? ' (bottleneck)' : ''}: ${stageName(problem, stage)}`,
+    `${isGroup(stage) ? groupTypeText(stage) : stage.type ?? 'unknown type'} at ${siteLabel(stage.site)}`,
+    `${plural(stage.layers, 'layer')}, ${formatMs(stage.stage_ms)} per micro-batch`, ...groupTipLines(stage, formatMs)];
   if (Number.isFinite(stage.memory_gib)) {
     parts.push(`memory ${formatGiB(stage.memory_gib)} of ${formatGiB(stage.memory_limit_gib)}` +
                (stage.fits === false ? ' (does not fit)' : ''));
@@ -154,14 +159,16 @@ function siteLegend(stages, colours, y) {
 }
 
 function caption(problem, result, stages, bottleneck) {
-  const gpus = new Set(stages.map((s) => s.gpu)).size;
+  const gpus = gpuCountOf(stages);
   const b = stages[bottleneck];
   const parts = [
     html('strong', null, `Iteration ${formatMs(result.iteration_ms)}`),
     ` · ${plural(stages.length, 'stage')} on ${plural(gpus, 'GPU')}`,
     ` · ${plural(microBatchesOf(problem, result), 'micro-batch', 'micro-batches')}`,
-    ` · bottleneck: stage ${bottleneck + 1} (${b.gpu}, ${formatMs(b.stage_ms)} per micro-batch)`,
+    ` · bottleneck: stage ${bottleneck + 1} (${stageName(problem, b)}, ${formatMs(b.stage_ms)} per micro-batch)`,
   ];
+  const sync = syncMsOf(result, stages);
+  if (sync > 0) parts.push(` · gradient sync ${formatMs(sync)} after the drain`);
   const over = stages.filter((s) => s.fits === false).length;
   if (over > 0 || result.feasible === false) {
     parts.push(html('span', {class: 'gt-bad'},

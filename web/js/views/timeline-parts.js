@@ -98,11 +98,13 @@ export function phaseBands(shop, x, top, height) {
   return group;
 }
 
-export function legend(left, y, bubbleFill) {
+// extra: items after the sends (stage groups: tensor all-reduce, gradient sync).
+export function legend(left, y, bubbleFill, extra = []) {
   const items = [
     {label: 'forward', attrs: {fill: 'hsl(212 58% 70%)'}},
     {label: 'backward', attrs: {fill: 'hsl(212 58% 54%)'}},
     {label: 'send', attrs: {class: 'gt-tl-send'}},
+    ...extra,
     {label: 'idle (bubble)', attrs: {fill: bubbleFill, stroke: 'hsl(220 10% 70%)'}},
     {label: 'bottleneck stage', attrs: {fill: 'none', class: 'gt-tl-bottleneck-frame'}},
   ];

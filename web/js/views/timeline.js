@@ -12,6 +12,8 @@ import {stageMetrics, bottleneckOf, microBatchesOf, siteLabel, formatMs, formatP
         isError, noPlanMessage} from './format.js';
 import {flowShop} from './schedule.js';
 import {timeAxis, breakScale, phaseBands, legend} from './timeline-parts.js';
+import {blockParts, syncPhase, TENSOR_FILL, SYNC_FILL} from './timeline-sync.js';
+import {stageName, syncMsOf, planHasGroups} from './groups.js';
 
 const WIDTH = 900;
 const LEFT = 118;
@@ -42,13 +44,20 @@ export function renderTimeline(container, problem, result, options = {}) {
   const rowH = Math.max(0.8, Math.min(30, 420 / q));
   const plotTop = PHASE_H;
   const plotH = rowH * q;
-  const x = breakScale(shop, merged, LEFT, WIDTH - RIGHT);
+  // With data shards the iteration ends with the gradient sync after the drain: the time axis runs
+  // to pipeline + sync, the pipeline's own phases to the end of the drain.
+  const sync = syncMsOf(result, stages);
+  const span = sync > 0 ? {...shop, makespan: shop.makespan + sync} : shop;
+  const names = stages.map((s) => stageName(problem, s));
+  const x = breakScale(span, merged, LEFT, WIDTH - RIGHT);
   const height = plotTop + plotH + AXIS_H + LEGEND_H;
 
   const label = `1F1B timeline of ${plural(m, 'micro-batch', 'micro-batches')} over ${plural(q, 'stage')}: ` +
-    `iteration ${formatMs(shop.makespan)}, bubble ${formatPercent(shop.bubbleFraction).replace('+', '')} idle`;
+    `iteration ${formatMs(span.makespan)}${sync > 0 ? ` with a gradient sync of ${formatMs(sync)}` : ''}, bubble ${formatPercent(shop.bubbleFraction).replace('+', '')} idle`;
   const svg = svgRoot(WIDTH, height, label, 'gt-tl-svg');
-  svg.setAttribute('data-total-ms', String(shop.makespan));
+  svg.setAttribute('data-total-ms', String(span.makespan));
+  svg.setAttribute('data-pipeline-ms', String(shop.makespan));
+  svg.setAttribute('data-sync-ms', String(sync));
   svg.setAttribute('data-schedule', shop.mode);
   svg.setAttribute('data-micro-batches', String(m));
   svg.setAttribute('data-drawn-micro-batches', String(drawn.length));
@@ -59,13 +68,18 @@ export function renderTimeline(container, problem, result, options = {}) {
   svg.appendChild(rowBackgrounds(stages, shop, x, rowTop, rowH, bottleneck, bubble));
   svg.appendChild(blocks(stages, shop, drawn, x, rowTop, rowH, colours, drawn.length * q <= TITLE_LIMIT));
   if (merged) svg.appendChild(mergedBands(stages, shop, merged, x, rowTop, rowH, colours));
-  svg.appendChild(rowLabels(stages, shop, rowTop, rowH, bottleneck));
+  svg.appendChild(rowLabels(stages, names, shop, rowTop, rowH, bottleneck));
   svg.appendChild(phaseBands(shop, x, plotTop, plotH));
+  if (sync > 0) svg.appendChild(syncPhase(stages, shop.makespan, sync, x, rowTop, rowH, plotTop, plotH));
   if (x.gap) svg.appendChild(breakMark(x, plotTop, plotH, merged));
-  svg.appendChild(timeAxis(shop, x, plotTop + plotH));
-  svg.appendChild(legend(LEFT, plotTop + plotH + AXIS_H + 14, bubble));
+  svg.appendChild(timeAxis(span, x, plotTop + plotH));
+  const extra = [];
+  if (stages.some((s) => s.tensor_parallel_ms > 0)) extra.push({label: 'tensor', attrs: {fill: TENSOR_FILL}});
+  if (sync > 0) extra.push({label: 'grad sync', attrs: {fill: SYNC_FILL}});
+  svg.appendChild(legend(LEFT, plotTop + plotH + AXIS_H + 14, bubble, extra));
 
-  return figure(container, 'gt-timeline', svg, caption(stages, shop, x, bottleneck, m, drawn.length, merged));
+  return figure(container, 'gt-timeline', svg,
+                caption(stages, names, shop, x, bottleneck, m, drawn.length, merged, sync, planHasGroups(stages)));
 }
 
 function range(from, to) {
@@ -92,17 +106,6 @@ function rowBackgrounds(stages, shop, x, rowTop, rowH, bottleneck, bubble) {
   return group;
 }
 
-// Parts of one block in drawing order: forward compute (1/3 of compute: gamma = 2 makes backward twice
-// the forward), activations sent on, backward compute (2/3), gradients sent back.
-function blockParts(stage) {
-  const forward = stage.compute_ms / 3;
-  return [
-    {ms: forward, cls: 'gt-tl-fwd', darken: 0},
-    {ms: stage.send_forward_ms || 0, cls: 'gt-tl-send', darken: null},
-    {ms: stage.compute_ms - forward, cls: 'gt-tl-bwd', darken: 16},
-    {ms: stage.send_backward_ms || 0, cls: 'gt-tl-send', darken: null},
-  ];
-}
 
 function blocks(stages, shop, drawn, x, rowTop, rowH, colours, withTitles) {
   const group = el('g', {class: 'gt-tl-blocks'});
@@ -125,7 +128,7 @@ function blocks(stages, shop, drawn, x, rowTop, rowH, colours, withTitles) {
           t += part.ms;
           block.appendChild(el('rect', {x: round2(px0), y, width: round2(Math.max(0.3, x(t) - px0)), height: h,
                                         class: part.cls,
-                                        fill: part.darken === null ? undefined : colours.gpu(stage.gpu, part.darken)}));
+                                        fill: part.fill ?? (part.darken === null ? undefined : colours.gpu(stage.gpu, part.darken))}));
         }
       } else {
         block.appendChild(el('rect', {x: round2(x0), y, width: round2(Math.max(0.3, width)), height: h,
@@ -136,7 +139,7 @@ function blocks(stages, shop, drawn, x, rowTop, rowH, colours, withTitles) {
                                       'text-anchor': 'middle', class: 'gt-tl-mb'}, String(i + 1)));
       }
       if (withTitles) {
-        block.appendChild(tip(`Micro-batch ${i + 1} on stage ${q + 1} (${stage.gpu}): ` +
+        block.appendChild(tip(`Micro-batch ${i + 1} on stage ${q + 1} (${stageName(null, stage)}): ` +
                               `${formatMs(t0)} to ${formatMs(t1)}`));
       }
       group.appendChild(block);
@@ -162,7 +165,7 @@ function mergedBands(stages, shop, merged, x, rowTop, rowH, colours) {
   return group;
 }
 
-function rowLabels(stages, shop, rowTop, rowH, bottleneck) {
+function rowLabels(stages, names, shop, rowTop, rowH, bottleneck) {
   const group = el('g', {class: 'gt-tl-labels'});
   const every = rowH >= 10 ? 1 : Math.ceil(12 / rowH);
   stages.forEach((stage, q) => {
@@ -171,10 +174,10 @@ function rowLabels(stages, shop, rowTop, rowH, bottleneck) {
     const show = isB || ((q % every === 0 || q === stages.length - 1) && Math.abs(q - bottleneck) >= every);
     if (!show) return;
     const yMid = round2(rowTop(q) + rowH / 2 + 4);
-    const name = rowH >= 10 ? `${q + 1} · ${truncate(stage.gpu, 12)}` : `${q + 1}`;
+    const name = rowH >= 10 ? `${q + 1} · ${truncate(names[q], 12)}` : `${q + 1}`;
     group.appendChild(el('text', {x: LEFT - 8, y: yMid, 'text-anchor': 'end',
                                   class: `gt-tl-row-label${isB ? ' is-bottleneck' : ''}`},
-                         [name, tip(`Stage ${q + 1}: ${stage.gpu}, ${stage.type ?? ''} at ${siteLabel(stage.site)}, ` +
+                         [name, tip(`Stage ${q + 1}: ${names[q]}, ${stage.type ?? ''} at ${siteLabel(stage.site)}, ` +
                                     `${formatMs(stage.stage_ms)} per micro-batch`)]));
     const idle = 1 - shop.busy(q) / shop.makespan;
     group.appendChild(el('text', {x: WIDTH - RIGHT + 6, y: yMid, class: `gt-tl-idle${isB ? ' is-bottleneck' : ''}`},
@@ -198,14 +201,15 @@ function breakMark(x, top, height, merged) {
   ]);
 }
 
-function caption(stages, shop, x, bottleneck, m, drawnCount, merged) {
+function caption(stages, names, shop, x, bottleneck, m, drawnCount, merged, sync, grouped) {
   const sum = stages.reduce((s, st) => s + st.stage_ms, 0);
   const b = stages[bottleneck];
   const parts = [
-    html('strong', null, `Iteration ${formatMs(shop.makespan)}`),
+    html('strong', null, `Iteration ${formatMs(shop.makespan + sync)}`),
     ` = stage times ${formatMs(sum)} + ${formatNumber(m - 1)} × bottleneck ${formatMs(b.stage_ms)} ` +
-    `(stage ${bottleneck + 1}, ${b.gpu}). Bubble: ${formatNumber(shop.bubbleFraction * 100)}% of GPU time idle. ` +
-    'Each block is one micro-batch\'s forward (light) and backward (dark) work on a stage with its sends (grey). ' +
+    `(stage ${bottleneck + 1}, ${names[bottleneck]})${sync > 0 ? ` + gradient sync ${formatMs(sync)} after the drain` : ''}. Bubble: ${formatNumber(shop.bubbleFraction * 100)}% of GPU time idle. ` +
+    'Each block is one micro-batch\'s forward (light) and backward (dark) work on a stage with its sends (grey)' +
+    (grouped ? ' and its tensor all-reduces (purple); a stage of a group is drawn once for all its GPUs. ' : '. ') +
     (shop.mode === 'paced' ? 'Stages keep the bottleneck\'s pace, as 1F1B does in its steady state; the total is ' +
       'the cost model\'s 1F1B formula.' : 'Every block starts as early as possible (flow shop); the total is the ' +
       'cost model\'s 1F1B formula.'),

@@ -9,6 +9,8 @@ import {colourScheme} from './colours.js';
 import {stageMetrics, bottleneckOf, siteLabel, formatGiB, formatNumber, plural, isError, errorText,
         linkText} from './format.js';
 import {layoutSites} from './topology-layout.js';
+import {groupOutlines} from './topology-groups.js';
+import {stageGpus, stageName, gpuCountOf, planHasGroups} from './groups.js';
 
 const WIDTH = 900;
 const MAX_LISTED_LINKS = 40;
@@ -19,13 +21,16 @@ export function renderTopology(container, problem, result) {
   const stages = isError(result) ? [] : stageMetrics(result);
   const colours = colourScheme(problem);
   const layout = layoutSites(colours.sites, WIDTH);
-  const stageOf = new Map(stages.map((s, q) => [s.gpu, q]));
+  // Every GPU of a group belongs to its stage; the arrows join each stage's first GPU (the one that
+  // sends and receives the activations).
+  const stageOf = new Map(stages.flatMap((s, q) => stageGpus(s).map((id) => [id, q])));
+  const names = stages.map((s) => stageName(problem, s));
   const bottleneck = stages.length > 0 ? bottleneckOf(result) : -1;
 
   const hops = pathHops(problem, stages, layout);
   const crossSite = hops.filter((h) => h.crossSite).length;
   const label = `GPU pool of ${plural(gpus.length, 'GPU')} on ${plural(colours.sites.length, 'site')}` +
-    (stages.length > 0 ? `; pipeline through ${plural(stages.length, 'GPU')} with ${plural(crossSite, 'cross-site hop')}`
+    (stages.length > 0 ? `; pipeline of ${plural(stages.length, 'stage')} through ${plural(gpuCountOf(stages), 'GPU')} with ${plural(crossSite, 'cross-site hop')}`
       : '; no plan');
   const svg = svgRoot(WIDTH, layout.height, label, 'gt-topo-svg');
   const defs = svg.appendChild(el('defs'));
@@ -33,13 +38,14 @@ export function renderTopology(container, problem, result) {
   const markers = {local: arrowMarker(defs, 'gt-topo-arrow', arrowSize), cross: arrowMarker(defs, 'gt-topo-arrow-x', arrowSize)};
 
   svg.appendChild(siteRegions(layout, colours, stageOf));
+  if (planHasGroups(stages)) svg.appendChild(groupOutlines(layout, stages, colours, names));
   svg.appendChild(edges(hops, markers, stages.length, occupiedBoxes(layout, stageOf)));
   svg.appendChild(nodes(layout, colours, stageOf, stages, bottleneck));
 
   const body = [svg];
   if (isError(result)) body.push(html('p', {class: 'gt-empty-note'}, `No plan: ${errorText(result)}`));
   if (hops.length > 0) body.push(linkList(hops));
-  return figure(container, 'gt-topology', body, caption(gpus, stages, hops, crossSite));
+  return figure(container, 'gt-topology', body, caption(gpus, stages, names, hops, crossSite));
 }
 
 function arrowMarker(defs, prefix, size) {
@@ -128,7 +134,7 @@ function pathHops(problem, stages, layout) {
   return hops;
 }
 
-/** The link the cost model uses for from -> to: links, site_links, intra/inter_site, default. */
+/** The link the cost model uses for from -> to: links, intra_node, site_links, intra/inter_site, default. */
 export function resolveLink(problem, fromId, toId) {
   const network = problem?.network ?? {};
   const gpuById = new Map((problem?.gpus ?? []).map((g) => [g.id, g]));
@@ -137,6 +143,8 @@ export function resolveLink(problem, fromId, toId) {
                                           util: link.util ?? 1, source} : null);
   const direct = (network.links ?? []).find((l) => l.from === fromId && l.to === toId);
   if (direct) return pick(direct, 'links');
+  const nodeOf = (id) => gpuById.get(id)?.node ?? id;
+  if (network.intra_node && fromId !== toId && nodeOf(fromId) === nodeOf(toId)) return pick(network.intra_node, 'intra_node');
   const siteLink = (network.site_links ?? []).find((l) => l.from === siteOf(fromId) && l.to === siteOf(toId));
   if (siteLink) return pick(siteLink, 'site_links');
   const same = siteOf(fromId) === siteOf(toId);
@@ -241,13 +249,14 @@ function linkList(hops) {
   return details;
 }
 
-function caption(gpus, stages, hops, crossSite) {
+function caption(gpus, stages, names, hops, crossSite) {
   if (stages.length === 0) return `${plural(gpus.length, 'GPU')}; no plan to draw.`;
-  const names = stages.map((s) => s.gpu);
   const path = names.length <= 10 ? names.join(' → ') : `${names.slice(0, 5).join(' → ')} → … → ${names.slice(-3).join(' → ')}`;
   const slowest = hops.filter((h) => h.forward).sort((x, y) => y.forward.latency_ms - x.forward.latency_ms)[0];
   const parts = [html('strong', null, 'Path: '), path,
-    ` (${stages.length} of ${plural(gpus.length, 'GPU')}, ${plural(crossSite, 'cross-site hop')}). `];
+    planHasGroups(stages)
+      ? ` (${plural(stages.length, 'stage')} on ${gpuCountOf(stages)} of ${plural(gpus.length, 'GPU')}, ${plural(crossSite, 'cross-site hop')}; dashed boxes: stage groups). `
+      : ` (${stages.length} of ${plural(gpus.length, 'GPU')}, ${plural(crossSite, 'cross-site hop')}). `];
   if (slowest && hops.length > 1) {
     parts.push(`Highest-latency link on the path: ${slowest.a.gpu} → ${slowest.b.gpu}, ${linkText(slowest.forward)}. `);
   }
