@@ -54,6 +54,11 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
   for (std::vector<int>* buffer : {&scratch_.genes_a, &scratch_.genes_b, &scratch_.positions, &scratch_.stage_gpu,
                                    &scratch_.stage_layers, &scratch_.stage_capacity, &scratch_.gpus})
     buffer->assign(size, 0);
+  for (std::vector<Stage>* buffer : {&scratch_.stages_a, &scratch_.stages_b, &scratch_.stages_child})
+    buffer->assign(size, Stage{});
+  const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
+  for (std::vector<int>* buffer : {&scratch_.in_prefix_a, &scratch_.in_prefix_b, &scratch_.suffix_a, &scratch_.suffix_b})
+    buffer->assign(gpus, 0);
 }
 
 }  // namespace geotrain

@@ -83,7 +83,15 @@ class OperatorContext {
     ++evaluations_;
     return model_.evaluate_genes(genes);
   }
+  // The same for a plan already known as stages (no decoding): crossover
+  // builds its candidates' stage lists from the parents' in O(Q).
+  PlanCost evaluate(const Stage* stages, int count) {
+    ++evaluations_;
+    return model_.evaluate(stages, count);
+  }
   std::int64_t evaluations() const { return evaluations_; }
+  // Plans costed outside the operators (seeds, the final improvement step).
+  void add_evaluations(std::int64_t count) { evaluations_ += count; }
   bool contiguous(const int* genes) { return contiguity_(genes, model_.num_layers()); }
 
   // Scratch buffers, each max(L, N) + 1 long. An operator may use any of
@@ -93,6 +101,10 @@ class OperatorContext {
     std::vector<int> positions;                                  // cut or split positions
     std::vector<int> stage_gpu, stage_layers, stage_capacity;    // a decoded plan
     std::vector<int> gpus;                                       // a list of GPU indices
+    std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
+    // Per GPU (N long): crossover's membership counts; only the entries of
+    // the parents' GPUs are read, and each crossover resets those.
+    std::vector<int> in_prefix_a, in_prefix_b, suffix_a, suffix_b;
   };
   Scratch& scratch() { return scratch_; }
 

@@ -80,7 +80,10 @@ bool rebalance_capacity(Chromosome& child, OperatorContext& context) {
   int* refined = scratch.genes_a.data();
   for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(refined + l, layers[q], gpu[q]) - refined);
   if (std::equal(refined, refined + L, child.genes.begin())) return false;
-  const PlanCost cost = context.evaluate(refined);
+  // Costed from the stage list it already has: the same figures as the genes give.
+  Stage* stages = scratch.stages_child.data();
+  for (int q = 0; q < count; ++q) stages[q] = Stage{gpu[q], layers[q]};
+  const PlanCost cost = context.evaluate(stages, count);
   if (!cost.feasible || cost.objective > child.cost.objective) return false;
   std::copy(refined, refined + L, child.genes.begin());
   child.cost = cost;

@@ -4,9 +4,13 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "search/baselines.hpp"
 #include "search/boundary_crossover.hpp"
+#include "search/exact.hpp"
+#include "search/exact_incumbent.hpp"
 #include "search/local_search.hpp"
 #include "search/mutation.hpp"
+#include "search/plan_space.hpp"
 #include "search/population.hpp"
 
 namespace geotrain {
@@ -53,6 +57,7 @@ void validate_search_settings(const SearchSettings& s) {
 MemeticRun::MemeticRun(const CostModel& model, const SearchSettings& settings)
     : settings_(validated(settings)), rng_(settings.seed), context_(model) {
   population_ = initial_population(settings_.population, rng_, context_, deadline());  // Alg. 1, lines 1-2
+  add_baseline_seeds();
   best_objective_ = population_.front().cost.objective;                     // line 3
   check_stopping_rules();
 }
@@ -106,15 +111,67 @@ void MemeticRun::breed() {
   steady_state_replace(population_, offspring_, offspring_count_, settings_.elite, settings_.population, spare_);
 }
 
+// Not in the paper (MEMETIC.md, "Seeds"): the baselines' plans join the
+// initial population, so that the run starts no worse than metis-improved
+// and the greedy plans exact starts from. Skipped when the population
+// already holds the whole plan space.
+void MemeticRun::add_baseline_seeds() {
+  const CostModel& model = context_.model();
+  if (plan_space_size(model.num_gpus(), model.num_layers()) <= static_cast<double>(population_.size())) return;
+  std::vector<Plan> seeds;
+  const SolveResult metis = run_metis_improved(model, settings_.seed, deadline());
+  context_.add_evaluations(metis.evaluations);
+  seeds.push_back(metis.plan);
+  seeds.push_back(memory_feasible_plan(model));
+  for (Plan& plan : greedy_plans(model)) seeds.push_back(std::move(plan));
+  bool added = false;
+  for (const Plan& plan : seeds) {
+    if (!is_plan_of(model, plan)) continue;
+    std::vector<int> genes = encode_plan(plan);
+    bool present = false;
+    for (const Chromosome& c : population_) present = present || c.genes == genes;
+    if (present) continue;  // a duplicate costs no evaluation
+    const PlanCost cost = context_.evaluate(genes.data());
+    if (!cost.feasible) continue;
+    population_.push_back(Chromosome{std::move(genes), cost});
+    added = true;
+  }
+  if (!added) return;
+  std::sort(population_.begin(), population_.end(), [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); });
+  if (static_cast<int>(population_.size()) > settings_.population) population_.resize(settings_.population);
+}
+
+// Not in the paper (MEMETIC.md, "Final improvement"): branch and bound from
+// the best plan as its incumbent (which it first climbs: layer moves, GPU
+// swaps, stage splits and merges), on a node budget in proportion to the
+// evaluations the run made (so the step costs about as much as the run and
+// is deterministic), and never past the time limit. Never on a cancel: that must
+// answer at once.
+void MemeticRun::polish_best() {
+  const CostModel& model = context_.model();
+  const double n = model.num_gpus(), work_per_node = n * (n + 2.0 * model.num_layers());
+  ExactSettings exact;
+  const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
+  exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
+  exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
+  const SolveResult improved = solve_exact(model, exact, decode_genes(population_.front().genes));
+  context_.add_evaluations(improved.evaluations);
+  if (!improved.cost.feasible || !(improved.cost.objective < population_.front().cost.objective)) return;
+  population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost});  // strictly fittest: new
+  if (static_cast<int>(population_.size()) > settings_.population) population_.pop_back();
+  best_objective_ = improved.cost.objective;
+}
+
 // Alg. 1, lines 4-6, in the paper's order: generation bound, time, patience.
 void MemeticRun::check_stopping_rules() {
   if (finished_) return;
   if (generation_ >= settings_.max_generations) return finish("max_generations");
-  if (clock_.elapsed_ms() >= settings_.time_limit_s * 1000.0) return finish("time_limit");
+  if (deadline().passed()) return finish("time_limit");
   if (stalled_ >= settings_.patience) return finish("patience");
 }
 
 void MemeticRun::finish(const char* reason) {
+  if (std::string(reason) != "cancelled") polish_best();
   finished_ = true;
   finished_ms_ = clock_.elapsed_ms();
   stop_reason_ = reason;

@@ -21,6 +21,13 @@ namespace geotrain {
 // "search.tournament: must be between 1 and search.population (200), got 0".
 void validate_search_settings(const SearchSettings& settings);
 
+// The final improvement step's share of the time limit and its plan budget.
+constexpr double kPolishShare = 0.1;
+// Its node budget: kPolishWorkPerEvaluation units of work per evaluation the
+// run made, over one node's work, N (N + 2 L) units.
+constexpr double kPolishWorkPerEvaluation = 200;
+constexpr std::int64_t kPolishMinNodes = 100;
+
 class MemeticRun {
  public:
   // Keeps a reference to `model`; builds the initial population (the caller
@@ -46,7 +53,11 @@ class MemeticRun {
   void breed();
   void check_stopping_rules();
   void finish(const char* reason);
-  Deadline deadline() const { return Deadline(clock_, settings_.time_limit_s * 1000.0); }
+  void add_baseline_seeds();
+  void polish_best();
+  // The generations stop at (1 - kPolishShare) of the time limit: the final
+  // improvement step has the rest.
+  Deadline deadline() const { return Deadline(clock_, (1.0 - kPolishShare) * settings_.time_limit_s * 1000.0); }
 
   SearchSettings settings_;
   Stopwatch clock_;

@@ -68,6 +68,54 @@ bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context) {
   return true;
 }
 
+bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context) {
+  OperatorContext::Scratch& scratch = context.scratch();
+  const CostModel& model = context.model();
+  const int L = context.num_layers(), N = context.num_gpus();
+  int* starts = scratch.positions.data();
+  const int stages = stage_starts(genes, L, starts);
+  if (stage < 0 || stage >= stages) return false;
+  const int start = starts[stage], end = starts[stage + 1], layers = end - start, gpu = genes[start];
+  if (layers < 2) return false;
+  int* used = scratch.gpus.data();
+  std::fill_n(used, N, 0);
+  for (int s = 0; s < stages; ++s) used[genes[starts[s]]] = 1;
+  // The few cheapest candidates, kept sorted (score, then index: a total order).
+  struct Candidate {
+    double score;
+    int gpu;
+  } best[kSplitCandidates];
+  int kept = 0;
+  for (int g = 0; g < N; ++g) {
+    if (used[g]) continue;
+    const double score = 0.5 * layers * model.layer_compute_s(g) + model.send_s(gpu, g) + model.send_s(g, gpu);
+    if (kept == kSplitCandidates && !(score < best[kept - 1].score)) continue;
+    int at = kept < kSplitCandidates ? kept++ : kept - 1;
+    for (; at > 0 && score < best[at - 1].score; --at) best[at] = best[at - 1];
+    best[at] = {score, g};
+  }
+  if (kept == 0) return false;
+  const int added = best[rng.below(static_cast<std::uint64_t>(kept))].gpu;
+  // Layers in proportion to speed: the faster GPU takes more.
+  const double own_speed = 1.0 / model.layer_compute_s(gpu), added_speed = 1.0 / model.layer_compute_s(added);
+  int second = static_cast<int>(layers * added_speed / (own_speed + added_speed) + 0.5);
+  second = std::min(std::max(second, 1), layers - 1);
+  std::fill(genes + end - second, genes + end, added);
+  return true;
+}
+
+bool merge_stage(int* genes, Rng& rng, OperatorContext& context) {
+  int* starts = context.scratch().positions.data();
+  const int L = context.num_layers();
+  const int stages = stage_starts(genes, L, starts);
+  if (stages < 2) return false;
+  const int q = static_cast<int>(rng.below(static_cast<std::uint64_t>(stages)));
+  const bool left = q == stages - 1 || (q > 0 && rng.bernoulli(0.5));
+  const int into = left ? genes[starts[q] - 1] : genes[starts[q + 1]];
+  std::fill(genes + starts[q], genes + starts[q + 1], into);
+  return true;
+}
+
 bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways) {
   const int L = context.num_layers();
   int* mutant = context.scratch().genes_a.data();
@@ -77,6 +125,8 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
     case MutationKind::boundary_shift: moved = shift_boundary(mutant, rng, context, shift_both_ways); break;
     case MutationKind::stage_swap: moved = swap_stages(mutant, rng, context); break;
     case MutationKind::gpu_reassignment: moved = reassign_gpu(mutant, rng, context); break;
+    case MutationKind::stage_split: moved = split_stage(mutant, child.cost.bottleneck, rng, context); break;
+    case MutationKind::stage_merge: moved = merge_stage(mutant, rng, context); break;
   }
   if (!moved) return false;
   const PlanCost cost = context.evaluate(mutant);
@@ -87,7 +137,7 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
 }
 
 bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways) {
-  return mutate(child, static_cast<MutationKind>(rng.below(3)), rng, context, shift_both_ways);
+  return mutate(child, static_cast<MutationKind>(rng.below(kMutationKinds)), rng, context, shift_both_ways);
 }
 
 }  // namespace geotrain

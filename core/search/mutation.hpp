@@ -5,7 +5,10 @@
 
 namespace geotrain {
 
-enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment };
+// The paper's three moves, and two that change the stage count (not in the
+// paper; MEMETIC.md, "Growing and shrinking the pipeline").
+enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment, stage_split, stage_merge };
+constexpr int kMutationKinds = 5;
 
 // The three moves, on genes in place. Each keeps every GPU's layers
 // contiguous by construction and returns false, leaving the genes untouched,
@@ -27,7 +30,21 @@ bool swap_stages(int* genes, Rng& rng, OperatorContext& context);
 // from those the chromosome does not use. Needs an unused GPU.
 bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context);
 
+// Splits stage `stage` (two layers or more) onto an unused GPU placed right
+// after it: of the unused GPUs, one of the kSplitCandidates whose estimated
+// new stage (half the layers' compute plus the round trip to the split
+// stage's GPU) is cheapest, uniformly; layers divided in proportion to the
+// two GPUs' speeds (at least one each). Needs an unused GPU.
+constexpr int kSplitCandidates = 3;
+bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context);
+
+// A uniformly drawn stage joins a uniformly drawn neighbour (its layers move
+// to the neighbour's GPU), freeing its GPU. Needs two stages.
+bool merge_stage(int* genes, Rng& rng, OperatorContext& context);
+
 // Alg. 3 on a copy of `child`: the kind is drawn uniformly, then the move.
+// The split applies to child's bottleneck stage (its cost says which), so
+// that a pipeline grows where it is slowest.
 // The mutant replaces `child` (with its cost) only when it fits in memory
 // (line 15); otherwise, or when the move does not apply, `child` stays as it
 // was. Returns true when `child` changed. One evaluation per applied move.

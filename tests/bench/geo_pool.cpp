@@ -47,10 +47,12 @@ json geo_pool_json(const GeoPoolShape& shape) {
   doc["gpus"] = gpus;
   json network = {{"intra_site", {{"bandwidth_gbps", 100}, {"latency_ms", 0.1}}},
                   {"inter_site", {{"bandwidth_gbps", 10}, {"latency_ms", 10}}}};
+  std::vector<char> site_used(static_cast<std::size_t>(sites), 0);
+  for (int s : site_of) site_used[s] = 1;
   json site_links = json::array();
   for (int a = 0; a < sites; ++a)
     for (int b = 0; b < sites; ++b)
-      if (a != b)  // each direction drawn on its own: asymmetric
+      if (a != b && site_used[a] && site_used[b])  // each direction drawn on its own: asymmetric
         site_links.push_back({{"from", "s" + std::to_string(a)},
                               {"to", "s" + std::to_string(b)},
                               {"bandwidth_gbps", halves(rng, 2, 80)},
