@@ -10,6 +10,7 @@
 #include "model/plan_report.hpp"
 #include "model/problem_json.hpp"
 #include "api/references.hpp"
+#include "search/certificate.hpp"
 
 namespace geotrain {
 
@@ -118,7 +119,16 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["layouts_tried"] = r.layouts_tried;
   }
   if (r.optimal) out["optimal"] = *r.optimal;
-  if (r.gap) out["gap"] = *r.gap;
+  if (r.layout.empty() && problem.search.parallelism != Parallelism::hybrid) {
+    // Every method's plan with a proven lower bound and its gap (README, "The
+    // certificate"); exact's own proof tightens it.
+    const Certificate certificate = certify(prepared.model, r);
+    out["lower_bound"] = certificate.lower_bound;
+    out["gap"] = certificate.gap;
+    out["lower_bound_ms"] = certificate.elapsed_ms;
+  } else if (r.gap) {
+    out["gap"] = *r.gap;
+  }
   if (r.method == "exact") out["nodes"] = r.nodes;
   out["micro_batches"] = problem.model.micro_batches();
   out["stage_metrics"] = stage_reports_to_json(report, problem);

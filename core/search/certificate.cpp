@@ -1,0 +1,94 @@
+#include "search/certificate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "search/lower_bounds.hpp"
+#include "search/stopwatch.hpp"
+
+namespace geotrain {
+
+namespace {
+
+// Least objective of a one-stage plan: computed, not bounded.
+double one_stage_optimum(const CostModel& model) {
+  double best = INFINITY;
+  for (int g = 0; g < model.num_gpus(); ++g) {
+    const Stage stage{g, model.num_layers()};
+    const PlanCost cost = model.evaluate(&stage, 1);
+    if (cost.feasible) best = std::min(best, cost.objective);
+  }
+  return best;
+}
+
+// The (count)-th smallest one_layer_stage_s among unblocked GPUs (count >= 1).
+double kth_one_layer_stage_s(const PoolTables& tables, const std::vector<char>& blocked, int count) {
+  int taken = 0;
+  for (int g : tables.by_one_layer_stage_s) {
+    if (blocked[g]) continue;
+    if (++taken == count) return tables.one_layer_stage_s[g];
+  }
+  return INFINITY;
+}
+
+// Every plan of Q >= 2 stages: none placed yet, all Q open (EXACT.md's sum,
+// largest-tau and energy bounds with k = Q). Every stage after the first
+// sends back and then either forward or computes the head, so Q - 1 of them
+// are no faster than the (Q - 1)-th least one-layer stage; every stage sends
+// at least once, so the slowest computes at least the bottleneck curve plus
+// the cheapest send.
+double bound_with_stages(const CostModel& model, const PoolTables& tables, int stage_count, RemainingCurves& curves) {
+  const int n = model.num_gpus(), L = model.num_layers(), extra = L - stage_count;
+  std::vector<int> cap_middle(n), cap_last(n);
+  std::vector<char> blocked(n);
+  for (int g = 0; g < n; ++g) {
+    cap_middle[g] = model.max_layers(g, stage_count, false);
+    cap_last[g] = model.max_layers(g, stage_count, true);
+    blocked[g] = cap_middle[g] < 1;
+  }
+  RemainingBound rest;
+  if (extra < 0 || !bound_remaining(tables, cap_middle, cap_last, blocked, stage_count, extra, rest, curves))
+    return INFINITY;
+  const double rho = tables.head_in_layers, M = model.micro_batches();
+  const double compute_s = rest.first_layers_s + curves.extra_s[extra] + rho * rest.min_layer_s;
+  if (!(compute_s < INFINITY)) return INFINITY;  // the stages cannot hold the layers
+  const double sum_s = compute_s + (stage_count - 1) * min_round_trip_s(tables, blocked);
+  const double max_s = std::max({rest.min_send_s + curves.bottleneck_s[extra], sum_s / stage_count,
+                                 kth_one_layer_stage_s(tables, blocked, stage_count - 1)});
+  const double time_s = sum_s + (M - 1.0) * max_s;
+  const double active_j = rest.first_layers_j + curves.extra_j[extra] + rho * rest.min_layer_j;
+  const double bound = model.objective(time_s, time_s * rest.idle_w + M * active_j);
+  return bound == bound ? bound : 0.0;  // NaN: no claim
+}
+
+}  // namespace
+
+double objective_lower_bound(const CostModel& model) {
+  const int L = model.num_layers(), n = model.num_gpus();
+  const int most = std::min({n, L, model.most_stages()});
+  double bound = INFINITY;
+  if (model.allows_stage_count(1)) bound = one_stage_optimum(model);
+  if (most < 2) return bound;
+  const PoolTables tables = make_pool_tables(model);
+  RemainingCurves curves(L, n);
+  for (int q = std::max(2, model.fewest_stages()); q <= most; ++q)
+    bound = std::min(bound, bound_with_stages(model, tables, q, curves));
+  return bound;
+}
+
+Certificate certify(const CostModel& model, const SolveResult& result) {
+  Stopwatch clock;
+  Certificate c;
+  const double objective = result.cost.objective;
+  double bound = objective_lower_bound(model);
+  if (result.optimal.value_or(false)) bound = objective;
+  else if (result.gap) bound = std::max(bound, objective * (1.0 - *result.gap));
+  // The bound covers this plan too, so it cannot exceed it but for rounding.
+  c.lower_bound = std::min(bound, objective);
+  c.gap = objective > 0 ? std::clamp((objective - c.lower_bound) / objective, 0.0, 1.0) : 0.0;
+  c.elapsed_ms = clock.elapsed_ms();
+  return c;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,90 @@
+// The certificate every solve carries: a proven lower bound on the objective
+// of every plan, and the plan's gap to it.
+#include "search/certificate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/feasibility.hpp"
+#include "search/brute_force.hpp"
+#include "search/memetic.hpp"
+#include "random_pool.hpp"
+
+namespace geotrain {
+namespace {
+
+#define EXPECT_REL(actual, expected) EXPECT_NEAR((actual), (expected), 1e-9 * std::fabs(expected))
+
+// H = T = V = 1000, u = 1, B = 4 (M = 4), fp16 (test_cost_model.cpp has the
+// arithmetic): a layer is 7.2e-4 s at 100 TFLOPS, the head 6e-5 s, and one
+// activation over 100 Gbps with no latency 1.6e-4 s.
+Problem two_equal_gpus() {
+  Problem p;
+  p.model.hidden_size = p.model.seq_length = p.model.vocab_size = 1000;
+  p.model.num_layers = 2;
+  p.model.micro_batch_size = 1;
+  p.model.global_batch_size = 4;
+  for (const char* id : {"a", "b"}) {
+    Gpu g;
+    g.id = id;
+    g.peak_tflops = 100;
+    g.memory_gib = 80;
+    g.idle_w = 10;
+    g.active_w = 100;
+    p.gpus.push_back(g);
+  }
+  p.network.default_link = LinkSpec{100, 0, 1};
+  p.objective.lambda = 1;
+  p.objective.t_ref_ms = 1000;  // objective = T_iter in seconds
+  p.objective.e_ref_j = 1;
+  return p;
+}
+
+TEST(Certificate, BoundIsTightOnTwoEqualGpus) {
+  // One stage: 4 * (2 * 7.2e-4 + 6e-5) = 6.0e-3. Two stages of a layer each:
+  // tau = 7.2e-4 + 1.6e-4 = 8.8e-4 and 7.2e-4 + 6e-5 + 1.6e-4 = 9.4e-4, so
+  // T = 1.82e-3 + 3 * 9.4e-4 = 4.64e-3, the optimum. The bound with Q = 2:
+  // compute 2 * 7.2e-4 + 6e-5 = 1.5e-3, one round trip 3.2e-4 (sum 1.82e-3),
+  // largest tau at least the cheapest send 1.6e-4 plus the bottleneck curve
+  // (1 layer + head on one GPU, 1 layer on the other: 7.8e-4) = 9.4e-4, so
+  // 1.82e-3 + 3 * 9.4e-4 = 4.64e-3 as well: tight.
+  const CostModel model(two_equal_gpus());
+  EXPECT_REL(objective_lower_bound(model), 4.64e-3);
+  EXPECT_REL(brute_force(model).cost.objective, 4.64e-3);
+}
+
+TEST(Certificate, OneGpuIsSolvedOutright) {
+  Problem p = two_equal_gpus();
+  p.gpus.resize(1);
+  const CostModel model(p);
+  EXPECT_REL(objective_lower_bound(model), 6.0e-3);  // the only plan: 4 * 1.5e-3
+}
+
+TEST(Certificate, NeverAboveTheBruteForceOptimum) {
+  testing::PoolShape shape;
+  shape.min_gpus = 2, shape.max_gpus = 5, shape.min_layers = 2, shape.max_layers = 8;
+  int pools = 0;
+  for (std::uint64_t seed = 1; pools < 300; ++seed) {
+    const CostModel model(testing::random_pool(77000 + seed, shape));
+    if (!any_feasible_plan(model)) continue;
+    ++pools;
+    const SolveResult optimum = brute_force(model);
+    const double bound = objective_lower_bound(model);
+    EXPECT_LE(bound, optimum.cost.objective * (1 + 1e-12)) << "pool " << 77000 + seed;
+    EXPECT_GT(bound, 0) << "pool " << 77000 + seed;
+    // A proven optimum certifies itself; any other plan's gap covers the optimum.
+    const Certificate proven = certify(model, optimum);
+    EXPECT_EQ(proven.gap, 0.0);
+    SearchSettings quick;
+    quick.seed = seed, quick.population = 10, quick.max_generations = 3, quick.time_limit_s = 3600;
+    const SolveResult found = MemeticAlgorithm(quick).evolve(model);
+    const Certificate c = certify(model, found);
+    EXPECT_GE(c.gap, 0.0);
+    EXPECT_LE(c.gap, 1.0);
+    EXPECT_LE(c.lower_bound, optimum.cost.objective * (1 + 1e-12)) << "pool " << 77000 + seed;
+  }
+}
+
+}  // namespace
+}  // namespace geotrain
