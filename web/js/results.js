@@ -34,7 +34,8 @@ function searchText(result) {
   return parts.join(' · ');
 }
 
-// The method, and next to it whether an exact run proved its plan optimal.
+// The method, and next to it whether an exact run proved its plan optimal,
+// or how far from optimal any other plan can be at most.
 export function methodText(result) {
   const method = String(result.method ?? 'your plan');
   if (result.optimal === true) return `${method} (proven optimal)`;
@@ -43,6 +44,8 @@ export function methodText(result) {
     const gap = Number.isFinite(result.gap) ? `gap ${formatNumber(result.gap * 100, 3)} %` : '';
     return `${method}: not proven optimal (${[why, gap].filter(Boolean).join(', ')})`;
   }
+  // Every other method's plan carries a certificate too (README, "The certificate").
+  if (Number.isFinite(result.gap)) return `${method} (within ${formatNumber(result.gap * 100, 3)} % of optimal (proven))`;
   return method;
 }
 
