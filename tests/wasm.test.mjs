@@ -73,3 +73,35 @@ test('the module keeps working after errors', () => {
   const ok = JSON.parse(module.solve(problem, '{"method": "uniform"}'));
   assert.equal(ok.method, 'uniform');
 });
+
+// The page's worker steps exact through Planner.stepReporting: exact runs in one go, and the
+// callback sees its progress (nodes, the best plan, the lower bound) while it runs.
+test('Planner.stepReporting forwards exact\'s live progress', () => {
+  const gpus = [];
+  for (let i = 0; i < 40; i++) {
+    gpus.push({ id: `g${i}`, peak_tflops: 60 + 17 * i + (i % 7) * 13, memory_gib: 16 + (i % 5) * 8, idle_w: 40 + i, active_w: 250 + 3 * i, site: `s${i % 4}` });
+  }
+  const problem = {
+    name: 'hard for exact',
+    model: { hidden_size: 2048, num_layers: 48, seq_length: 1024, vocab_size: 50000, micro_batch_size: 2, global_batch_size: 64 },
+    gpus,
+    network: { intra_site: { bandwidth_gbps: 100, latency_ms: 0.2 }, inter_site: { bandwidth_gbps: 5, latency_ms: 20 } },
+    search: { time_limit_s: 1 },
+  };
+  const planner = new module.Planner(JSON.stringify(problem), '{"method": "exact"}');
+  try {
+    assert.equal(planner.error(), '');
+    const seen = [];
+    const last = JSON.parse(planner.stepReporting(50, (text) => { seen.push(JSON.parse(text)); return true; }));
+    assert.equal(last.done, true);
+    assert.ok(seen.length >= 2, `${seen.length} reports`);
+    const withBound = seen.filter((p) => Number.isFinite(p.lower_bound));
+    assert.ok(withBound.length >= 1);
+    for (const p of withBound) assert.ok(p.nodes > 0 && p.lower_bound <= p.objective, JSON.stringify({ nodes: p.nodes, bound: p.lower_bound, best: p.objective }));
+    const result = JSON.parse(planner.result());
+    assert.equal(result.stop_reason, 'time_limit');
+    assert.equal(result.optimal, false);
+  } finally {
+    planner.delete();
+  }
+});
