@@ -78,5 +78,14 @@ export function createNodeAdd(ctx, edit) {
     h('label', { for: typeId, text: 'GPUs of type' }), type,
     h('label', { for: siteId, text: 'in one node at site' }), site,
     button, note);
+  // One row that wraps on a narrow screen (set here, not in the shared style sheet); the fields keep
+  // their own widths instead of the editor's full-width inputs.
+  Object.assign(element.style, { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.35rem 0.5rem', marginTop: '0.5rem' });
+  count.style.width = '3.5em';
+  site.style.width = '8em';
+  type.style.width = 'auto';
+  type.style.maxWidth = '14em';
+  note.style.flexBasis = '100%';
+  for (const label of element.querySelectorAll('label')) label.style.margin = '0';
   return { element, refresh: fillTypes };
 }

@@ -70,10 +70,15 @@ function stageBlock(problem, stage, q, x0, x1, top, colours, isBottleneck, hatch
   }
   // A group shows its size and degrees where a GPU shows its site (the outline colour and the
   // legend still say the site).
-  const lines = [
+  const lines = isGroup(stage) ? [
     {text: stageName(problem, stage), cls: 'gt-pb-gpu'},
-    {text: isGroup(stage) ? groupTypeText(stage) : stage.type ?? '', cls: 'gt-pb-type'},
-    isGroup(stage) ? {text: degreesText(stage), cls: 'gt-pb-degrees'} : {text: siteLabel(stage.site), cls: 'gt-pb-site'},
+    {text: compactDegrees(stage), cls: 'gt-pb-degrees'},
+    {text: groupTypeText(stage), cls: 'gt-pb-type'},
+    {text: `${plural(stage.layers, 'layer')}`, cls: 'gt-pb-layers'},
+  ] : [
+    {text: stage.gpu, cls: 'gt-pb-gpu'},
+    {text: stage.type ?? '', cls: 'gt-pb-type'},
+    {text: siteLabel(stage.site), cls: 'gt-pb-site'},
     {text: `${plural(stage.layers, 'layer')}`, cls: 'gt-pb-layers'},
   ];
   // Characters that fit: the bold id line is wider per character (and capitals/markup run wide).
@@ -92,6 +97,9 @@ function stageBlock(problem, stage, q, x0, x1, top, colours, isBottleneck, hatch
   }
   return group;
 }
+
+// "TP4×DP2": a narrow block's degrees (the tooltip and the stage table spell them out).
+const compactDegrees = (stage) => degreesText(stage).replace(/ /g, '');
 
 function stageTip(problem, stage, q, isBottleneck) {
   const parts = [`Stage ${q + 1}${isBottleneck ? ' (bottleneck)' : ''}: ${stageName(problem, stage)}`,

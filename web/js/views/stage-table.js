@@ -68,7 +68,7 @@ function stageRow(problem, stage, q, isBottleneck, slowest, colours, grouped) {
 }
 
 function gpuCell(problem, stage, swatch) {
-  const where = isGroup(stage) ? `${groupTypeText(stage)} · ${degreesText(stage)} · ${siteLabel(stage.site)}`
+  const where = isGroup(stage) ? `${degreesText(stage)} · ${groupTypeText(stage)} · ${siteLabel(stage.site)}`
     : `${stage.type ?? ''} · ${siteLabel(stage.site)}`;
   const title = isGroup(stage) ? [`${stageName(problem, stage)}: ${where}`, ...groupTipLines(stage, formatMs)].join('\n')
     : `${stage.gpu}: ${stage.type ?? ''} at ${siteLabel(stage.site)}`;

@@ -10,6 +10,13 @@ const PAD = 4;
 
 export function groupOutlines(layout, stages, colours, names) {
   const group = el('g', {class: 'gt-topo-groups'});
+  // Labels go only above a site's first row of GPUs (the gap under the site's name); lower rows
+  // have the GPU ids of the row above there. The stage numbers in the discs and the tooltip say the rest.
+  const firstRow = new Map();
+  for (const box of layout.boxes) {
+    const top = Math.min(...box.nodes.map((n) => n.cy));
+    for (const n of box.nodes) firstRow.set(n.gpu.id, top);
+  }
   stages.forEach((stage, q) => {
     if (!isGroup(stage)) return;
     const nodes = stageGpus(stage).map((id) => layout.nodeById.get(id)).filter(Boolean);
@@ -22,6 +29,7 @@ export function groupOutlines(layout, stages, colours, names) {
     }
     const g = el('g', {class: 'gt-topo-group', 'data-stage': q, 'data-gpus': nodes.length});
     let first = null;
+    let firstCy = Infinity;
     for (const row of rows.values()) {
       const r = row[0].r;
       const x0 = Math.min(...row.map((n) => n.cx)) - r - PAD;
@@ -29,14 +37,15 @@ export function groupOutlines(layout, stages, colours, names) {
       const y0 = row[0].cy - r - PAD;
       // A GPU's id label sits under its disc: the box takes it in.
       const box = {x: x0, y: y0, w: x1 - x0, h: 2 * (r + PAD) + (row[0].showLabel ? 12 : 0)};
-      if (!first || box.y < first.y) first = box;
+      if (!first || box.y < first.y) first = box, firstCy = row[0].cy;
       g.appendChild(el('rect', {x: round2(box.x), y: round2(box.y), width: round2(box.w), height: round2(box.h),
                                 rx: round2(Math.min(8, r + PAD)), fill: 'none', stroke: colours.site(stage.site),
                                 'stroke-width': 2, 'stroke-dasharray': '5 3', class: 'gt-topo-group-box'}));
     }
     const text = `S${q + 1} · TP ${tensorDegree(stage)} × DP ${dataDegree(stage)}`;
     // The label sits just above the group's top box when that box is wide enough to own it.
-    if (first && first.w >= textWidth(text, 10) + 4 && first.y > 12) {
+    const onTopRow = Math.abs(firstCy - (firstRow.get(nodes[0].gpu.id) ?? -1)) < 0.5;  // a group lies in one site
+    if (first && onTopRow && first.w >= textWidth(text, 10) + 4 && first.y > 12) {
       g.appendChild(el('text', {x: round2(first.x + 2), y: round2(first.y - 2), class: 'gt-topo-group-label',
                                 'font-size': 10, 'paint-order': 'stroke', stroke: '#fff', 'stroke-width': 3}, text));
     }
