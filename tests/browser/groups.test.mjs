@@ -257,8 +257,7 @@ test('studies: pipeline only against stage groups, and the hybrid subset sweep c
   await p.waitForFunction(() => /Stage groups/.test(document.getElementById('result-origin')?.textContent ?? '') || /Pipeline only/.test(document.getElementById('result-origin')?.textContent ?? ''));
   assert.match(await p.textContent('#result-stages'), /^na \[TP \d × DP \d\] \(4\)$/);
   assert.deepEqual(await smallTexts(p, '#studies'), []);
-  await p.locator('#studies').scrollIntoViewIfNeeded();
-  await screenshot(p, 'groups-parallelism-study');
+  await p.locator('#study-output').screenshot({ path: join(ARTIFACTS, 'groups-parallelism-study.png') });
 
   await runStudy(p, 'subset');
   const points = await p.$$eval('#study-output .st-subset-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
@@ -267,7 +266,7 @@ test('studies: pipeline only against stage groups, and the hybrid subset sweep c
   assert.equal(points[0][0], '1');
   assert.equal(points[0][3], '2', 'k = 1 stage uses both GPUs of a node');
   assert.match(await p.textContent('#study-output .st-subset-chart'), /stages, k/);
-  await screenshot(p, 'groups-subset-study');
+  await p.locator('#study-output').screenshot({ path: join(ARTIFACTS, 'groups-subset-study.png') });
   assert.deepEqual(opened.errors, []);
   assert.deepEqual(errors, []);
   await opened.context.close();

@@ -98,7 +98,7 @@ function captionText(summary) {
     }
     const p = summary.pipeline;
     const g = summary.hybrid;
-    parts.push(`: ${formatNumber(g.gpus_used)} GPUs in ${formatNumber(g.stage_count)} stages against ${formatNumber(p.gpus_used)} GPUs, one per stage. `);
+    parts.push(`: ${plural(g.gpus_used, 'GPU')} in ${plural(g.stage_count, 'stage')} against ${plural(p.gpus_used, 'GPU')}, one per stage. `);
   }
   parts.push('Both sides plan the same pool with the same objective and references; the hybrid side may also choose one GPU per stage, so it is never worse on the objective it optimises.');
   if (summary.missing > 0) parts.push(` ${summary.missing} job${summary.missing === 1 ? '' : 's'} did not finish (cancelled).`);
