@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake g++ make libgtest-dev libbenchmark-dev nlohmann-json3-dev emscripten nodejs npm chromium)
+packages=(cmake g++ make libgtest-dev libbenchmark-dev nlohmann-json3-dev emscripten nodejs npm chromium python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
