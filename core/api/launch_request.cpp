@@ -74,13 +74,20 @@ json nearest_plan(const LaunchInputs& in, int tensor_parallel) {
   const GroupPlan nearest = uniform_subplan(in.plan, std::min(tensor_parallel, shape.tensor_parallel), shape.data_parallel);
   const json plan = plan_to_json(nearest, in.problem);
   const json figures = evaluate_request(in.problem_text, plan.dump());
-  return {{"why", "every stage keeps its layers and its first " +
-                      std::to_string(nearest.front().tensor_parallel) + " tensor rank(s) of its first " +
-                      std::to_string(shape.data_parallel) + " data shard(s)"},
+  const int t = nearest.front().tensor_parallel, d = shape.data_parallel;
+  const std::string why = t == 1 && d == 1
+                              ? "every stage keeps its layers on the first GPU of its group"
+                              : "every stage keeps its layers on its first " + std::to_string(d) + " data shard(s) of " +
+                                    std::to_string(t) + " tensor-parallel GPU(s)";
+  json out = {{"why", why},
           {"stages", plan["stages"]},
           {"iteration_ms", figures["iteration_ms"]},
           {"energy_j", figures["energy_j"]},
           {"feasible", figures["feasible"]}};
+  if (!figures.value("feasible", false))
+    out["hint"] = "it does not fit in memory: plan again in the shape this engine runs (for one GPU per stage, "
+                  "search.parallelism \"pipeline\")";
+  return out;
 }
 
 json strings(const std::vector<std::string>& list) { return json(list); }

@@ -52,7 +52,7 @@ function refusal(part) {
   return h('div', { class: 'launch-cannot' },
     h('ul', {}, (part.cannot || []).map((line) => h('li', { text: line }))),
     nearest ? h('p', { class: 'launch-nearest', text: `Nearest plan it can run (${nearest.why}): ${stagesText(nearest.stages)}; `
-      + `${formatMs(nearest.iteration_ms)} per iteration${nearest.feasible ? '' : ', does not fit in memory'}.` }) : null);
+      + `${formatMs(nearest.iteration_ms)} per iteration${nearest.hint ? `; ${nearest.hint}` : ''}.` }) : null);
 }
 
 function targetFiles(name, part) {
