@@ -6,9 +6,9 @@ import { createLinkTable } from './link-table.js';
 import { createSiteMatrix } from './site-matrix.js';
 
 const SPECS = [
-  ['intra_node', 'Within a node (NVLink, PCIe)'],
   ['intra_site', 'Within a site'],
   ['inter_site', 'Between sites'],
+  ['intra_node', 'Within a node (NVLink, PCIe; GPUs sharing gpus[].node)'],
   ['default', 'Default (any pair)'],
 ];
 
