@@ -130,6 +130,11 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["gap"] = *r.gap;
   }
   if (r.method == "exact") out["nodes"] = r.nodes;
+  if (!r.bound_history.empty()) {
+    json history = json::array();
+    for (const auto& point : r.bound_history) history.push_back({point.elapsed_ms, point.lower_bound});
+    out["bound_history"] = history;  // [elapsed_ms, lower_bound] pairs
+  }
   out["micro_batches"] = problem.model.micro_batches();
   out["stage_metrics"] = stage_reports_to_json(report, problem);
   add_warnings(out, warnings);

@@ -27,6 +27,7 @@ namespace {
 constexpr double kBoundSlack = 1e-12;
 constexpr std::int64_t kWorkPerClockCheck = std::int64_t{1} << 15;
 constexpr double kProgressEveryMs = 200;
+constexpr std::size_t kBoundHistoryPoints = 100;
 
 struct Choice {
   double lower_bound;
@@ -84,6 +85,7 @@ class BranchAndBound {
   bool promising(double lower_bound) const { return lower_bound * (1.0 - kBoundSlack) < best_.cost.objective; }
   bool out_of_budget(int depth = -1);
   bool clock_says_stop(int depth);
+  void record_bound(double elapsed_ms, double bound);
   void setup_stage_count(int stage_count);
   bool is_candidate(int gpu) const;
   int layer_choices(int q, int gpu, Choice* out);
@@ -144,12 +146,25 @@ bool BranchAndBound::out_of_budget(int depth) {
   return clock_says_stop(depth);
 }
 
+// The bound's history: a point whenever it rose by 0.1% or more (at most
+// kBoundHistoryPoints, the last always kept).
+void BranchAndBound::record_bound(double elapsed_ms, double bound) {
+  auto& history = best_.bound_history;
+  if (!history.empty() && !(bound > history.back().lower_bound * (1.0 + 1e-3))) return;
+  if (history.size() >= kBoundHistoryPoints) history.pop_back();
+  history.push_back({elapsed_ms, bound});
+}
+
 // The time limit and the progress callback, every kWorkPerClockCheck units of work.
 bool BranchAndBound::clock_says_stop(int depth) {
   if (work_ < next_check_) return false;
   next_check_ = work_ + kWorkPerClockCheck;
   const double elapsed_ms = clock_.elapsed_ms();
   if (elapsed_ms >= settings_.time_limit_s * 1000.0) return stop_reason_ = "time_limit", true;
+  if (roots_bounded_) {
+    const double open = depth >= 0 ? std::min(later_roots_bound_, open_bound(depth)) : later_roots_bound_;
+    record_bound(elapsed_ms, has_best_ ? std::min(open, best_.cost.objective) : open);
+  }
   if (progress_ && elapsed_ms - last_report_ms_ >= kProgressEveryMs) {
     last_report_ms_ = elapsed_ms;
     Progress p;
@@ -407,6 +422,7 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
   }
   std::sort(roots.begin(), roots.end(), by_bound);
   roots_bounded_ = unexplored_bound == INFINITY;
+  if (roots_bounded_ && !roots.empty()) record_bound(clock_.elapsed_ms(), std::min(roots.front().lower_bound, best_.cost.objective));
   for (std::size_t r = 0; r < roots.size(); ++r) {
     const Choice& root = roots[r];
     later_roots_bound_ = r + 1 < roots.size() ? roots[r + 1].lower_bound : INFINITY;
@@ -418,6 +434,8 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
   }
 
   best_.elapsed_ms = clock_.elapsed_ms();
+  if (stop_reason_.empty()) best_.bound_history.push_back({best_.elapsed_ms, best_.cost.objective});
+  else if (roots_bounded_) best_.bound_history.push_back({best_.elapsed_ms, std::min(unexplored_bound, best_.cost.objective)});
   if (stop_reason_.empty()) {
     best_.stop_reason = "complete";
     best_.optimal = true;

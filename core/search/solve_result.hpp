@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/cost_model.hpp"
 #include "model/plan.hpp"
@@ -23,6 +24,12 @@ struct SolveResult {
   std::optional<bool> optimal;   // exact methods: proven optimal
   std::optional<double> gap;     // exact: (incumbent - lower bound) / incumbent when not proven
   std::int64_t nodes = 0;        // exact: search nodes expanded
+  // exact: the proven lower bound over time, a point whenever it rose by 0.1%
+  // or more, the last at the end (core/EXACT.md, "Budgets, progress and the gap").
+  struct BoundPoint {
+    double elapsed_ms, lower_bound;
+  };
+  std::vector<BoundPoint> bound_history;
   int layouts_tried = 0;         // hybrid searches: stage-group layouts planned
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
 };
