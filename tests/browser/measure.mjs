@@ -3,8 +3,8 @@
 // - time to interactive from localhost (performance mark 'geotrain-interactive',
 //   set when the editor, the module and the first check are ready), cold and reload;
 // - the 14-GPU example (examples/table7-14gpu.json, memetic, its own seed and
-//   settings) planned in the page's worker 2 s after the page is ready, against
-//   the native CLI on the same problem;
+//   settings; another with EXAMPLE=llama70b-64xa100, say) planned in the page's
+//   worker 2 s after the page is ready, against the native CLI on the same problem;
 // - the size of what the page loads: its JavaScript and the wasm module.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -17,7 +17,8 @@ import {
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const cli = process.env.GEOTRAIN_CLI ?? join(REPO_ROOT, 'build/native/core/geotrain');
-const example = join(REPO_ROOT, 'examples/table7-14gpu.json');
+const exampleName = process.env.EXAMPLE ?? 'table7-14gpu';
+const example = join(REPO_ROOT, `examples/${exampleName}.json`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function nativeMs() {
@@ -42,7 +43,7 @@ async function pageFigures(browser, url) {
     // A user reads the page for a moment before planning; the planning worker
     // starts 1 s after the page is ready and warms up (web/worker.js).
     await page.waitForTimeout(2000);
-    await openExample(page, 'table7-14gpu');
+    await openExample(page, exampleName);
     await page.selectOption('#method', 'memetic');
     await page.click('#plan-button');
     await waitStatus(page, 'Done', 120000);
@@ -87,8 +88,8 @@ try {
   console.log('| --- | --- | --- |');
   console.log(`| time to interactive, cold | < 1 s | ${page.cold.toFixed(0)} ms |`);
   console.log(`| time to interactive, reload | < 1 s | ${page.reload.toFixed(0)} ms |`);
-  console.log(`| table7-14gpu, memetic, in the page's worker | <= 2x native | ${page.plan.toFixed(0)} ms (${(page.plan / native).toFixed(2)}x) |`);
-  console.log(`| table7-14gpu, memetic, native CLI | | ${native.toFixed(0)} ms |`);
+  console.log(`| ${exampleName}, memetic, in the page's worker | <= 2x native | ${page.plan.toFixed(0)} ms (${(page.plan / native).toFixed(2)}x) |`);
+  console.log(`| ${exampleName}, memetic, native CLI | | ${native.toFixed(0)} ms |`);
   console.log(`| JavaScript + wasm the page loads (${size.files} files) | < 1 MB | ${kb(size.raw)} (${kb(size.gzip)} gzipped; wasm ${kb(size.wasm)}) |`);
   const same = page.result.iteration_ms === native_result.iteration_ms && page.result.evaluations === native_result.evaluations;
   console.log(`\nsame plan in the page and natively: ${same} (T_iter ${page.result.iteration_ms} ms, ${page.result.evaluations} evaluations)`);
