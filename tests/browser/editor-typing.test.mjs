@@ -127,7 +127,9 @@ test('every kind of field keeps focus and every key: model, GPU table, network, 
   ];
   for (const [tab, label, path, text, value] of cases) {
     await page.click(`#tab-${tab}`);
-    const field = page.locator(`#panel-${tab}`).getByLabel(label, { exact: false }).first();
+    const field = page.locator(`#panel-${tab} [data-path="${path}"]`);
+    // The field a person finds by its label is the one bound to the path.
+    assert.ok((await field.evaluate((el) => [el.getAttribute('aria-label') ?? '', ...[...(el.labels ?? [])].map((l) => l.textContent)].join(' '))).includes(label), label);
     await typeInto(field, text);
     const problem = await problemIn(page);
     const got = path.split(/[.[\]]+/).filter(Boolean).reduce((o, k) => o?.[/^\d+$/.test(k) ? Number(k) : k], problem);

@@ -218,7 +218,12 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     for (let round = 0; round < 2; ++round) {
       await page.click('#tour-button');
       await page.waitForFunction(() => document.getElementById('tour').dataset.stepState === 'ready', null, { timeout: 30000 });
-      await page.waitForTimeout(800);  // the smooth scroll to the view
+      // The smooth scroll to the view ends (slower on a busy machine) with its top in sight.
+      await page.waitForFunction((desk) => {
+        const tourBox = document.getElementById('tour').getBoundingClientRect();
+        const box = document.querySelector('.tour-highlight')?.getBoundingClientRect();
+        return box && (desk ? box.right <= tourBox.left : box.top >= 0 && box.top + 120 <= tourBox.top);
+      }, size === DESKTOP, { timeout: 10000 }).catch(() => {});
       const { tour, target } = await page.evaluate(() => ({
         tour: document.getElementById('tour').getBoundingClientRect().toJSON(),
         target: document.querySelector('.tour-highlight').getBoundingClientRect().toJSON(),
