@@ -1,5 +1,6 @@
 // The genetic operators: best-cut crossover (Alg. 2), the three mutations
-// (Alg. 3) and capacity-rebalancing local search (Alg. 4). Hand-built cases
+// (Alg. 3) with the split and merge added to them (MEMETIC.md) and
+// capacity-rebalancing local search (Alg. 4). Hand-built cases
 // with the reasoning written out, then properties over random pools.
 #include <gtest/gtest.h>
 
@@ -209,6 +210,30 @@ TEST(Mutation, GpuReassignmentUsesOnlyUnusedGpus) {
   EXPECT_FALSE(reassign_gpu(all_active.data(), rng, context));  // the operator is a no-op
 }
 
+TEST(Mutation, SplitPutsHalfOfTheStageOnTheCheapestUnusedGpuNextToIt) {
+  // [0,0,0,0,1,1] on four equal GPUs over one uniform network: splitting
+  // stage 0 (4 layers) onto an unused GPU (2 or 3, equal scores: one of the
+  // kSplitCandidates drawn) gives it the second half, 4 * 1/2 = 2 layers.
+  const Problem p = hand_pool({100, 100, 100, 100}, 6);
+  const CostModel model(p);
+  OperatorContext context(model);
+  Rng rng(5);
+  for (int draw = 0; draw < 20; ++draw) {
+    std::vector<int> genes = {0, 0, 0, 0, 1, 1};
+    ASSERT_TRUE(split_stage(genes.data(), 0, rng, context));
+    EXPECT_EQ(genes[0], 0);
+    EXPECT_EQ(genes[1], 0);
+    EXPECT_TRUE(genes[2] == 2 || genes[2] == 3);
+    EXPECT_EQ(genes[3], genes[2]);
+    EXPECT_EQ(genes[4], 1);
+  }
+  std::vector<int> one_layer = {0, 1, 1, 1, 1, 1};
+  EXPECT_FALSE(split_stage(one_layer.data(), 0, rng, context));  // a one-layer stage cannot split
+  std::vector<int> merged = {0, 0, 1, 1, 2, 2};
+  ASSERT_TRUE(merge_stage(merged.data(), rng, context));
+  EXPECT_EQ(stage_count(merged.data(), 6), 2);
+}
+
 TEST(Mutation, RevertsWhenTheMutantDoesNotFit) {
   // GPU 1 holds at most two layers; [0,0,0,0,1,1] shifted would give it three.
   Problem p = hand_pool({100, 100}, 6);
@@ -366,6 +391,19 @@ TEST(OperatorProperties, EveryOperatorKeepsChromosomesValid) {
       if (reassign_gpu(genes.data(), rng, context)) {
         ASSERT_TRUE(is_contiguous(genes, model.num_gpus()));
         ASSERT_EQ(stage_count(genes.data(), L), stage_count(p1.genes.data(), L));
+        ++moves;
+      }
+      genes = p1.genes;
+      const int stages = stage_count(genes.data(), L);
+      if (split_stage(genes.data(), p1.cost.bottleneck, rng, context)) {
+        ASSERT_TRUE(is_contiguous(genes, model.num_gpus()));
+        ASSERT_EQ(stage_count(genes.data(), L), stages + 1);  // one GPU more, the others in place
+        ++moves;
+      }
+      genes = p1.genes;
+      if (merge_stage(genes.data(), rng, context)) {
+        ASSERT_TRUE(is_contiguous(genes, model.num_gpus()));
+        ASSERT_EQ(stage_count(genes.data(), L), stages - 1);
         ++moves;
       }
       Chromosome mutant = p1;

@@ -13,6 +13,7 @@
 
 #include "api/planner.hpp"
 #include "model/problem_json.hpp"
+#include "search/certificate.hpp"
 #include "search/random.hpp"
 #include "search/stopwatch.hpp"
 #include "geo_pool.hpp"
@@ -121,5 +122,21 @@ void BM_ScaleLoadExplicitLinks(benchmark::State& state) {
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 BENCHMARK(BM_ScaleLoadExplicitLinks)->ArgNames({"N"})->Arg(512)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+namespace {
+
+// The certificate every solve carries: its share of a run's time.
+void BM_ScaleCertificate(benchmark::State& state) {
+  const PreparedProblem prepared = prepared_pool(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  double bound = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(bound = objective_lower_bound(prepared.model));
+  state.counters["lower_bound"] = bound;
+}
+BENCHMARK(BM_ScaleCertificate)
+    ->ArgNames({"N", "L"})
+    ->Args({64, 64})->Args({128, 96})->Args({256, 128})->Args({512, 128})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
