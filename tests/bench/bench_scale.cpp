@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/planner.hpp"
+#include "search/memetic.hpp"
 #include "model/problem_json.hpp"
 #include "search/certificate.hpp"
 #include "search/random.hpp"
@@ -137,6 +138,29 @@ void BM_ScaleCertificate(benchmark::State& state) {
 BENCHMARK(BM_ScaleCertificate)
     ->ArgNames({"N", "L"})
     ->Args({64, 64})->Args({128, 96})->Args({256, 128})->Args({512, 128})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+namespace {
+
+// The generational loop alone (crossover, mutation, local search,
+// deduplication, replacement), per evaluation it makes: what an evaluation
+// costs inside the search, to hold against BM_ScaleEvaluateGenes. The run is
+// built (initial population, seeds) outside the timing.
+void BM_ScaleGenerations(benchmark::State& state) {
+  const PreparedProblem prepared = prepared_pool(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  SearchSettings settings = prepared.problem.search;
+  settings.patience = 1 << 30, settings.max_generations = 1 << 30, settings.time_limit_s = 3600;
+  MemeticRun run(prepared.model, settings);
+  const std::int64_t before = run.evaluations();
+  for (auto _ : state) run.step();
+  state.SetItemsProcessed(run.evaluations() - before);  // items/s: evaluations per second of processor time
+  state.counters["evals_per_gen"] = static_cast<double>(run.evaluations() - before) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_ScaleGenerations)
+    ->ArgNames({"N", "L"})
+    ->Args({12, 12})->Args({64, 64})->Args({128, 96})->Args({256, 128})->Args({512, 128})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
