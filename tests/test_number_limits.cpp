@@ -13,6 +13,7 @@
 #include "api/api.hpp"
 #include "api/planner.hpp"
 #include "model/input_error.hpp"
+#include "search/baselines.hpp"
 #include "problem_doc.hpp"
 
 namespace geotrain {
@@ -118,6 +119,20 @@ TEST(DerivedQuantities, AProblemBuiltInCodeIsCheckedBeforePlanning) {
   EXPECT_EQ(errors[0], "gpus[0]: the effective speed peak_tflops x 1e12 x compute_util (FLOP/s) is inf, must be finite and > 0");
   EXPECT_EQ(errors[1], "network.default: one activation's send time (s) is inf, must be finite and > 0");
   EXPECT_THROW(prepare_problem(problem, SolveOptions{}), InputError);
+}
+
+TEST(DerivedQuantities, MetisSplitsEvenlyWhenSpeedsAreNotFinite) {
+  // Built in code past validation: g0's 1e300 TFLOPS overflow to an infinite
+  // speed, whose share of the layers was a NaN cast to int (about -2^31
+  // layers, and a loop of 2^31 steps). Now the split is even: 2 and 2.
+  Problem problem = parse_problem(base_doc()).problem;
+  problem.gpus[0].peak_tflops = 1e300;
+  CostModel model(problem);
+  const SolveResult r = run_metis(model);
+  ASSERT_EQ(r.plan.size(), 2u);
+  EXPECT_EQ(r.plan[0].layers + r.plan[1].layers, 4);
+  EXPECT_EQ(r.plan[0].layers, 2);
+  EXPECT_EQ(r.plan[1].layers, 2);
 }
 
 // ---- A pool that draws no power ---------------------------------------------------------

@@ -325,7 +325,7 @@ json study_jobs(const std::string& problem_text, const nlohmann::json& study_opt
     jobs.push_back(
         {{"id", job.id}, {"problem", problem_to_json(job.problem)}, {"options", job_options_json(job.options)}});
   json out = {{"study", study_kind_name(setup.options.kind)}, {"jobs", std::move(jobs)}};
-  if (!setup.warnings.empty()) out["warnings"] = setup.warnings;
+  if (!setup.warnings.empty()) out["warnings"] = cap_messages(setup.warnings);
   return out;
 }
 

@@ -152,7 +152,7 @@ void add_counts(json& out, const StudyOutcomes& outcomes, const StudySetup& setu
   out["jobs"] = setup.jobs.size();
   out["missing"] = outcomes.missing;
   out["failed"] = outcomes.failed;
-  if (!setup.warnings.empty()) out["warnings"] = setup.warnings;
+  if (!setup.warnings.empty()) out["warnings"] = cap_messages(setup.warnings);
 }
 
 }  // namespace geotrain
