@@ -13,9 +13,10 @@ export function groupOutlines(layout, stages, colours, names) {
   // Labels go only above a site's first row of GPUs (the gap under the site's name); lower rows
   // have the GPU ids of the row above there. The stage numbers in the discs and the tooltip say the rest.
   const firstRow = new Map();
+  const siteTop = new Map();
   for (const box of layout.boxes) {
     const top = Math.min(...box.nodes.map((n) => n.cy));
-    for (const n of box.nodes) firstRow.set(n.gpu.id, top);
+    for (const n of box.nodes) firstRow.set(n.gpu.id, top), siteTop.set(n.gpu.id, box.y);
   }
   stages.forEach((stage, q) => {
     if (!isGroup(stage)) return;
@@ -45,7 +46,9 @@ export function groupOutlines(layout, stages, colours, names) {
     const text = `S${q + 1} · TP ${tensorDegree(stage)} × DP ${dataDegree(stage)}`;
     // The label sits just above the group's top box when that box is wide enough to own it.
     const onTopRow = Math.abs(firstCy - (firstRow.get(nodes[0].gpu.id) ?? -1)) < 0.5;  // a group lies in one site
-    if (first && onTopRow && first.w >= textWidth(text, 10) + 4 && first.y > 12) {
+    // ...and only where that gap clears the site's name (its baseline 15 px under the site's top).
+    const clear = first && first.y - 11 >= (siteTop.get(nodes[0].gpu.id) ?? 0) + 19;
+    if (first && onTopRow && clear && first.w >= textWidth(text, 10) + 4) {
       g.appendChild(el('text', {x: round2(first.x + 2), y: round2(first.y - 2), class: 'gt-topo-group-label',
                                 'font-size': 10, 'paint-order': 'stroke', stroke: '#fff', 'stroke-width': 3}, text));
     }

@@ -46,6 +46,7 @@ function placeNodes(box) {
   const innerH = box.h - HEADER - 8;
   let cols = Math.max(1, Math.min(n, Math.round(Math.sqrt((n * innerW) / Math.max(1, innerH)))));
   while (Math.ceil(n / cols) * (innerW / cols) > innerH * 1.05 && cols < n) cols += 1;
+  cols = alignToNodes(box.site.gpus, cols);
   const rows = Math.ceil(n / cols);
   const cellW = innerW / cols;
   const cellH = innerH / rows;
@@ -64,4 +65,25 @@ function placeNodes(box) {
       cy: offsetY + (row + 0.5) * cellH - (showLabel ? 6 : 0),
     });
   });
+}
+
+// When a site's GPUs come in machines of one size s (gpus[].node, each machine's GPUs in a row of the
+// list), rows hold whole machines (cols a multiple of s) or whole fractions of one (a divisor of s),
+// so a stage group drawn around its GPUs stays a box. Anything else keeps the computed columns.
+function alignToNodes(gpus, cols) {
+  const sizes = [];
+  for (let k = 0; k < gpus.length;) {
+    const node = gpus[k].node;
+    if (typeof node !== 'string' || node === '') return cols;
+    let end = k;
+    while (end < gpus.length && gpus[end].node === node) end += 1;
+    sizes.push(end - k);
+    k = end;
+  }
+  const size = sizes[0];
+  if (size < 2 || sizes.some((x) => x !== size)) return cols;
+  if (cols >= size) return Math.floor(cols / size) * size;
+  let divisor = cols;
+  while (size % divisor !== 0) divisor -= 1;
+  return divisor;
 }
