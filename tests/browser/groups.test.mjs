@@ -2,7 +2,7 @@
 // intra-node link and the parallelism setting, typed with real key events; share links that carry
 // them; the 64-A100 example planned in hybrid mode with every view showing its groups, readable
 // (no text under 9 px) at 1280 and 390 px; the gradient-sync phase of a plan with data shards; and
-// the parallelism and hybrid subset studies.
+// the parallelism, hybrid subset and hybrid trade-off studies.
 // Run: node --test tests/browser/groups.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -234,7 +234,7 @@ async function runStudy(page, kind, { seeds, method = 'exact' } = {}) {
   assert.match(await page.textContent('#study-status'), /^Done/);
 }
 
-test('studies: pipeline only against stage groups, and the hybrid subset sweep counting GPUs', async () => {
+test('studies: pipeline only against stage groups, the hybrid subset sweep counting GPUs, the trade-off over group plans', async () => {
   const { context, page, errors } = await browser.freshPage();
   await page.setViewportSize(DESKTOP);
   const opened = await browser.freshPage(await fragmentFor(page, nodePool()));
@@ -267,6 +267,16 @@ test('studies: pipeline only against stage groups, and the hybrid subset sweep c
   assert.equal(points[0][3], '2', 'k = 1 stage uses both GPUs of a node');
   assert.match(await p.textContent('#study-output .st-subset-chart'), /stages, k/);
   await p.locator('#study-output').screenshot({ path: join(ARTIFACTS, 'groups-subset-study.png') });
+
+  // The trade-off in hybrid mode: each lambda's plan may be a group, its GPUs counted.
+  await p.selectOption('#study-kind', 'pareto');
+  await typeInto(p.locator('#study-lambdas'), '0, 1');
+  await runStudy(p, 'pareto', { seeds: 1 });
+  const tradeoff = await p.$$eval('#study-output .st-tradeoff-table tbody tr', (trs) => trs.map((tr) => ({ lambda: Number(tr.dataset.lambda), job: tr.dataset.job })));
+  assert.deepEqual(tradeoff.map((r) => r.lambda), [0, 1]);
+  await p.click(`#study-output circle.st-point[data-job="${tradeoff[1].job}"]`);
+  await p.waitForFunction(() => /λ = 1/.test(document.getElementById('result-origin')?.textContent ?? ''));
+  assert.match(await p.textContent('#result-stages'), /\[TP \d × DP \d\]/, 'the time-optimal plan is a group');
   assert.deepEqual(opened.errors, []);
   assert.deepEqual(errors, []);
   await opened.context.close();
