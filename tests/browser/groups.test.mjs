@@ -73,6 +73,12 @@ test('editor: node column, add a node, intra-node link and parallelism by keyboa
   let problem = await problemIn(page);
   assert.equal(problem.gpus[0].node, 'rack-1');
   assert.equal(problem.gpus[1].node, 'rack-1');
+  // A node on two sites is refused next to the GPU's site, and typing it away clears the error.
+  const third = page.getByLabel('Node of GPU 3', { exact: true });
+  await typeInto(third, 'rack-1');
+  await page.waitForFunction(() => /must share its site/.test(document.querySelector('[data-path="gpus[2].site"]')?.closest('[data-error-host]')?.textContent ?? ''));
+  await typeInto(third, 'rack-2');
+  await validNow(page);
   const before = problem.gpus.length;
 
   // Add a node: 4 GPUs of the chosen type at a new site.
