@@ -7,10 +7,8 @@
 #include "search/baselines.hpp"
 #include "search/boundary_crossover.hpp"
 #include "search/exact.hpp"
-#include "search/exact_incumbent.hpp"
 #include "search/local_search.hpp"
 #include "search/mutation.hpp"
-#include "search/plan_space.hpp"
 #include "search/population.hpp"
 
 namespace geotrain {
@@ -57,7 +55,6 @@ void validate_search_settings(const SearchSettings& s) {
 MemeticRun::MemeticRun(const CostModel& model, const SearchSettings& settings)
     : settings_(validated(settings)), rng_(settings.seed), context_(model) {
   population_ = initial_population(settings_.population, rng_, context_, deadline());  // Alg. 1, lines 1-2
-  add_baseline_seeds();
   best_objective_ = population_.front().cost.objective;                     // line 3
   check_stopping_rules();
 }
@@ -111,38 +108,8 @@ void MemeticRun::breed() {
   steady_state_replace(population_, offspring_, offspring_count_, settings_.elite, settings_.population, spare_);
 }
 
-// Not in the paper (MEMETIC.md, "Seeds"): the baselines' plans join the
-// initial population, so that the run starts no worse than metis-improved
-// and the greedy plans exact starts from. Skipped when the population
-// already holds the whole plan space.
-void MemeticRun::add_baseline_seeds() {
-  const CostModel& model = context_.model();
-  if (plan_space_size(model.num_gpus(), model.num_layers()) <= static_cast<double>(population_.size())) return;
-  std::vector<Plan> seeds;
-  const SolveResult metis = run_metis_improved(model, settings_.seed, deadline());
-  context_.add_evaluations(metis.evaluations);
-  seeds.push_back(metis.plan);
-  seeds.push_back(memory_feasible_plan(model));
-  for (Plan& plan : greedy_plans(model)) seeds.push_back(std::move(plan));
-  bool added = false;
-  for (const Plan& plan : seeds) {
-    if (!is_plan_of(model, plan)) continue;
-    std::vector<int> genes = encode_plan(plan);
-    bool present = false;
-    for (const Chromosome& c : population_) present = present || c.genes == genes;
-    if (present) continue;  // a duplicate costs no evaluation
-    const PlanCost cost = context_.evaluate(genes.data());
-    if (!cost.feasible) continue;
-    population_.push_back(Chromosome{std::move(genes), cost});
-    added = true;
-  }
-  if (!added) return;
-  std::sort(population_.begin(), population_.end(), [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); });
-  if (static_cast<int>(population_.size()) > settings_.population) population_.resize(settings_.population);
-}
-
 // Not in the paper (MEMETIC.md, "Final improvement"): branch and bound from
-// the best plan as its incumbent (which it first climbs: layer moves, GPU
+// the best plan (or metis-improved's, when better) as its incumbent (which it first climbs: layer moves, GPU
 // swaps, stage splits and merges), on a node budget in proportion to the
 // evaluations the run made (so the step costs about as much as the run and
 // is deterministic), and never past the time limit. Never on a cancel: that must
@@ -154,7 +121,13 @@ void MemeticRun::polish_best() {
   const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
   exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
   exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
-  const SolveResult improved = solve_exact(model, exact, decode_genes(population_.front().genes));
+  // The better of the run's best and metis-improved's plan is the incumbent
+  // (exact adds its greedy plans itself): never worse than those baselines.
+  Plan start = decode_genes(population_.front().genes);
+  const SolveResult metis = run_metis_improved(model, settings_.seed, Deadline(clock_, settings_.time_limit_s * 1000.0));
+  context_.add_evaluations(metis.evaluations);
+  if (metis.cost.feasible && metis.cost.objective < population_.front().cost.objective) start = metis.plan;
+  const SolveResult improved = solve_exact(model, exact, start);
   context_.add_evaluations(improved.evaluations);
   if (!improved.cost.feasible || !(improved.cost.objective < population_.front().cost.objective)) return;
   population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost});  // strictly fittest: new

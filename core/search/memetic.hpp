@@ -53,7 +53,6 @@ class MemeticRun {
   void breed();
   void check_stopping_rules();
   void finish(const char* reason);
-  void add_baseline_seeds();
   void polish_best();
   // The generations stop at (1 - kPolishShare) of the time limit: the final
   // improvement step has the rest.
