@@ -3,7 +3,8 @@
 // evaluate accepts with the same figures, within its time limit; exact and
 // brute force agree, and no method beats brute force. Problems are drawn from
 // the extremes NumberLimits allows (each limit itself, denormal latencies,
-// zero watts, ratios of 10^11 between GPUs and links); every limit is also
+// zero watts, ratios of 10^11 between GPUs and links, a quarter of them in
+// hybrid mode with stage groups over nodes of two GPUs); every limit is also
 // crossed once, and then every method must refuse naming the field.
 #include <gtest/gtest.h>
 
@@ -78,6 +79,14 @@ json extreme_problem(Draw& d) {
     json link = extreme_link(d);
     link["from"] = "g1", link["to"] = "g0";
     doc["network"]["links"] = json::array({link});
+  }
+  if (d.chance(25)) {  // stage groups: pairs of GPUs share a node (and so a site), over an intra-node link
+    doc["search"]["parallelism"] = "hybrid";
+    for (int i = 0; i < gpus; ++i) {
+      doc["gpus"][i]["node"] = "n" + std::to_string(i / 2);
+      doc["gpus"][i]["site"] = doc["gpus"][i / 2 * 2]["site"];
+    }
+    doc["network"]["intra_node"] = extreme_link(d);
   }
   doc["objective"] = {{"lambda", d.pick({0.0, 0.5, 1.0})}};
   if (d.chance(30)) doc["objective"]["t_ref_ms"] = d.pick({1e-9, 1.0, 1e15});
