@@ -70,6 +70,7 @@ void HybridRun::screen_next() {
   if (!any_feasible_plan(*candidate->model)) return;
   SearchSettings run_settings = settings_;
   run_settings.time_limit_s = std::max(1e-3, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
+  if (!space_.is_pipeline(choice)) run_settings.patience = std::min(run_settings.patience, hybrid_.group_patience);
   candidate->run = std::make_unique<MemeticRun>(*candidate->model, run_settings);
   note_best(*candidate);
   current_ = std::move(candidate);

@@ -27,7 +27,11 @@ struct HybridSettings {
   int per_node_up_to = 4;           // single-node moves when at most this many nodes have a choice
   int descent_passes = 2;
   int max_layouts = 40;             // layouts screened at most
-  int finalists = 2;                // hybrid runs carried on to their stopping rules
+  int finalists = 1;                // hybrid runs carried on to their stopping rules
+  // Patience of the runs on layouts with groups (the one-GPU-per-stage run
+  // keeps the settings' own, so that it is the pipeline memetic run exactly):
+  // a coarse layout's few devices converge in fewer generations.
+  int group_patience = 20;
 };
 
 class HybridRun {
