@@ -115,6 +115,9 @@ void MemeticRun::breed() {
 // is deterministic), and never past the time limit. Never on a cancel: that must
 // answer at once.
 void MemeticRun::polish_best() {
+  // Exact's start-up alone (pool tables, O(N^2)) takes milliseconds on large
+  // pools: with less time left than kPolishMinMs the step would overrun.
+  if (settings_.time_limit_s * 1000.0 - clock_.elapsed_ms() < kPolishMinMs) return;
   const CostModel& model = context_.model();
   const double n = model.num_gpus(), work_per_node = n * (n + 2.0 * model.num_layers());
   ExactSettings exact;

@@ -27,6 +27,7 @@ constexpr double kPolishShare = 0.1;
 // run made, over one node's work, N (N + 2 L) units.
 constexpr double kPolishWorkPerEvaluation = 200;
 constexpr std::int64_t kPolishMinNodes = 100;
+constexpr double kPolishMinMs = 50;  // skipped with less time than this left
 
 class MemeticRun {
  public:
