@@ -14,6 +14,9 @@ bool LayoutSpace::is_pipeline(const ShapeChoice& choice) const {
 }
 
 std::unique_ptr<CostModel> LayoutSpace::model(const ShapeChoice& choice) const {
+  // One GPU a device in file order: exactly the prepared pipeline model, so
+  // that a search of this layout is the pipeline search itself.
+  if (is_pipeline(choice)) return std::make_unique<CostModel>(pipeline_);
   auto model = std::make_unique<CostModel>(problem_, layout_of_choice(nodes_, choice), links_);
   model->set_lambda(pipeline_.lambda());
   model->set_references(pipeline_.t_ref_s(), pipeline_.e_ref_j());

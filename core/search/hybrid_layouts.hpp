@@ -25,7 +25,8 @@ class LayoutSpace {
   ShapeChoice pipeline_choice() const { return ShapeChoice(nodes_.size(), 0); }
   bool is_pipeline(const ShapeChoice& choice) const;
 
-  // The model over the choice's groups, with the shared objective settings.
+  // The model over the choice's groups, with the shared objective settings;
+  // for one GPU a device, a copy of the pipeline model (GPUs in file order).
   std::unique_ptr<CostModel> model(const ShapeChoice& choice) const;
 
   // The candidates every layout search starts from, pipeline first: one GPU a

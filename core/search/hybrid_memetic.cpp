@@ -4,6 +4,7 @@
 
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
+#include "search/exact_incumbent.hpp"
 
 namespace geotrain {
 
@@ -20,7 +21,18 @@ HybridRun::HybridRun(const Problem& problem, const CostModel& pipeline, const Se
     : problem_(problem), settings_(settings), hybrid_(hybrid), space_(problem, pipeline) {
   validate_search_settings(settings_);
   queue_ = space_.starting_choices(hybrid_.enumerate_up_to);
-  if (!any_feasible_layout(space_, queue_))
+  // A plan to return even when the time limit falls before any run has one.
+  for (const ShapeChoice& choice : queue_) {
+    const auto model = space_.model(choice);
+    if (!any_feasible_plan(*model)) continue;
+    best_plan_ = memory_feasible_plan(*model);
+    best_cost_ = model->evaluate(best_plan_);
+    best_layout_ = model->layout();
+    best_choice_ = choice;
+    has_best_ = true;
+    break;
+  }
+  if (!has_best_)
     throw PlanningError(infeasibility_reason(pipeline, problem) +
                         " No stage-group layout fits either (groups divide a layer's memory by their tensor degree).");
 }
