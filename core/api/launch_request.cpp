@@ -47,7 +47,8 @@ json torchrun_to_json(const std::vector<TorchrunLine>& lines) {
     out.push_back({{"node_rank", l.node_rank},
                    {"node", l.node},
                    {"host", l.host},
-                   {"ranks", std::to_string(l.first_rank) + "-" + std::to_string(l.last_rank)},
+                   {"ranks", l.first_rank == l.last_rank ? std::to_string(l.first_rank)
+                                                          : std::to_string(l.first_rank) + "-" + std::to_string(l.last_rank)},
                    {"command", l.command}});
   return out;
 }
@@ -63,8 +64,10 @@ std::string comment_text(std::string text) {
 std::string launch_script(const std::string& preamble, const std::vector<TorchrunLine>& lines) {
   std::string text = "#!/bin/sh\n# GeoTrain launch lines: run each line on the machine its comment names.\n" + preamble;
   for (const TorchrunLine& l : lines)
-    text += "\n# node " + comment_text(l.node) + " (host " + comment_text(l.host) + "), ranks " + std::to_string(l.first_rank) + "-" +
-            std::to_string(l.last_rank) + "\n" + l.command + "\n";
+    text += "\n# node " + comment_text(l.node) + " (host " + comment_text(l.host) + "), " +
+            (l.first_rank == l.last_rank ? "rank " + std::to_string(l.first_rank)
+                                         : "ranks " + std::to_string(l.first_rank) + "-" + std::to_string(l.last_rank)) +
+            "\n" + l.command + "\n";
   return text;
 }
 

@@ -37,6 +37,15 @@ def build_module(embedding_cls, block_cls, head_cls, loss_fn):
     layers = [LayerSpec(embedding_cls)] + [LayerSpec(block_cls) for _ in range(NUM_LAYERS)] + [LayerSpec(head_cls)]
     topology = PipeDataParallelTopology(num_pp=len(PLAN_PARTS) - 1, num_dp=DATA_SHARDS)
     return PlanPipelineModule(layers=layers, topology=topology, loss_fn=loss_fn)
+
+
+# In your train.py, started by the bundle's torchrun lines:
+#   deepspeed.init_distributed()
+#   module = build_module(YourEmbedding, YourBlock, YourHead, your_loss)
+#   engine, _, _, _ = deepspeed.initialize(model=module, model_parameters=module.parameters(),
+#                                          config="ds_config.json")
+#   for step in range(steps):
+#       loss = engine.train_batch(data_iter=your_batches)  # gradient_accumulation_steps micro-batches
 )";
 
 }  // namespace

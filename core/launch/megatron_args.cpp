@@ -116,8 +116,8 @@ MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& pl
                       std::to_string(gpu_count(plan)) + " / (" + std::to_string(t) + " * " + std::to_string(stages) +
                       "): Megatron-Core takes it from the torchrun lines, not from an argument.");
   out.notes.push_back("--num-attention-heads " + std::to_string(heads) +
-                      " is assumed (the problem file has no head count); use your model's, divisible by " +
-                      std::to_string(t) + ".");
+                      " is assumed (the problem file has no head count); use your model's" +
+                      (t > 1 ? ", divisible by " + std::to_string(t) : std::string()) + ".");
   out.notes.push_back("The plan assumed a vocabulary of " + std::to_string(m.vocab_size) +
                       " tokens; Megatron-Core takes it from your tokenizer and pads it "
                       "(--make-vocab-size-divisible-by), which changes the last stage's load slightly.");
