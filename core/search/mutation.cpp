@@ -137,7 +137,9 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
 }
 
 bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways) {
-  return mutate(child, static_cast<MutationKind>(rng.below(kMutationKinds)), rng, context, shift_both_ways);
+  const int kinds = context.num_gpus() > kPaperMovesMaxGpus ? kMutationKinds : 3;
+  return mutate(child, static_cast<MutationKind>(rng.below(static_cast<std::uint64_t>(kinds))), rng, context,
+                shift_both_ways);
 }
 
 }  // namespace geotrain

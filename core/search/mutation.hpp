@@ -9,6 +9,9 @@ namespace geotrain {
 // paper; MEMETIC.md, "Growing and shrinking the pipeline").
 enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment, stage_split, stage_merge };
 constexpr int kMutationKinds = 5;
+// Pools of at most this many GPUs draw among the paper's three moves only:
+// there the two others cost optima on deep models (MEMETIC.md, measured).
+constexpr int kPaperMovesMaxGpus = 16;
 
 // The three moves, on genes in place. Each keeps every GPU's layers
 // contiguous by construction and returns false, leaving the genes untouched,
@@ -42,7 +45,8 @@ bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context);
 // to the neighbour's GPU), freeing its GPU. Needs two stages.
 bool merge_stage(int* genes, Rng& rng, OperatorContext& context);
 
-// Alg. 3 on a copy of `child`: the kind is drawn uniformly, then the move.
+// Alg. 3 on a copy of `child`: the kind is drawn uniformly (among the
+// paper's three on pools of at most kPaperMovesMaxGpus GPUs), then the move.
 // The split applies to child's bottleneck stage (its cost says which), so
 // that a pipeline grows where it is slowest.
 // The mutant replaces `child` (with its cost) only when it fits in memory
