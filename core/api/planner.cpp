@@ -19,7 +19,8 @@ namespace {
 // short memetic run (capped so that it stays a small share of the budget).
 // Both stop at `deadline` (the run's own time limit) whatever their share.
 Plan exact_incumbent(const CostModel& model, const SearchSettings& search, const Deadline& deadline = {}) {
-  SolveResult best = run_metis_improved(model, search.seed, deadline);
+  // A quarter of what is left at most: exact itself needs the rest.
+  SolveResult best = run_metis_improved(model, search.seed, deadline.share_of_remaining(0.25));
   SearchSettings quick = search;
   quick.max_generations = std::min(quick.max_generations, 100);
   quick.time_limit_s = std::min({quick.time_limit_s * 0.1, 2.0, std::max(1e-6, deadline.remaining_ms() / 1000.0)});
