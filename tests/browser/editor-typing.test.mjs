@@ -6,23 +6,12 @@
 // Run: node --test tests/browser/editor-typing.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openExample, problemIn, screenshot, useBrowser } from './helpers.mjs';
+import {
+  openExample, problemIn, screenshot, useBrowser, isFocused, validNow, typeInto,
+} from './helpers.mjs';
 
 const browser = useBrowser();
 const SIZES = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
-
-const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
-const validNow = (page) => page.waitForFunction(() => /^The problem is valid/.test(document.querySelector('#validation-summary .summary-headline')?.textContent ?? ''));
-
-// Replaces a field's text by typing, key by key, and checks that focus and text survived every key.
-async function typeInto(locator, text) {
-  await locator.click();
-  await locator.press('ControlOrMeta+a');
-  await locator.press('Backspace');
-  await locator.pressSequentially(text, { delay: 15 });
-  assert.ok(await isFocused(locator), `the field keeps the focus after typing ${JSON.stringify(text)}`);
-  assert.equal(await locator.inputValue(), text, 'every key arrived');
-}
 
 async function sizedPage(size) {
   const opened = await browser.freshPage();

@@ -7,23 +7,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, callModule, openExample, problemIn, screenshot, useBrowser, waitStatus } from './helpers.mjs';
+import {
+  ARTIFACTS, callModule, openExample, problemIn, screenshot, useBrowser, waitStatus, isFocused, validNow, typeInto,
+} from './helpers.mjs';
 
 const browser = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
-const validNow = (page) => page.waitForFunction(() => /^The problem is valid/.test(document.querySelector('#validation-summary .summary-headline')?.textContent ?? ''));
-
-async function typeInto(locator, text) {
-  await locator.click();
-  await locator.press('ControlOrMeta+a');
-  await locator.press('Backspace');
-  await locator.pressSequentially(text, { delay: 10 });
-  assert.ok(await isFocused(locator), `the field keeps the focus after typing ${JSON.stringify(text)}`);
-  assert.equal(await locator.inputValue(), text, 'every key arrived');
-}
 
 // Rendered size of every visible text in `selector` (SVG text scaled by its drawing, HTML as laid out).
 const smallTexts = (page, selector) => page.evaluate((sel) => {

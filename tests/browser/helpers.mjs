@@ -146,4 +146,16 @@ export async function download(page, selector) {
   return { name: file.suggestedFilename(), value: JSON.parse(await readFile(await file.path(), 'utf8')) };
 }
 
+export const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
+export const validNow = (page) => page.waitForFunction(() => /^The problem is valid/.test(document.querySelector('#validation-summary .summary-headline')?.textContent ?? ''));
+
+// Replaces a field's text by typing, key by key, and checks that focus and text survived every key.
+export async function typeInto(locator, text, delay = 15) {
+  await locator.click();
+  await locator.press('ControlOrMeta+a');
+  await locator.press('Backspace');
+  await locator.pressSequentially(text, { delay });
+  assert.ok(await isFocused(locator), `the field keeps the focus after typing ${JSON.stringify(text)}`);
+  assert.equal(await locator.inputValue(), text, 'every key arrived');
+}
 
