@@ -95,6 +95,8 @@ test('step 5 runs the trade-off study on the Table 7 pool and points at the knee
   assert.equal(await page.isHidden('#tour'), true);
   // The toolbar's Undo also brings back the problem the tour started from.
   await page.getByRole('button', { name: 'Undo last load' }).click();
+  // The worker checks the restored problem before it replaces the example: wait for it.
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#problem-json').value).name === 'my GPU pool');
   assert.equal((await problemIn(page)).name, 'my GPU pool');
   assert.deepEqual(errors, []);
   await context.close();
