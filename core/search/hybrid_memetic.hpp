@@ -25,13 +25,13 @@ struct HybridSettings {
   int screen_generations = 10;      // generations every candidate layout gets
   long long enumerate_up_to = 32;   // every choice is screened when there are at most this many
   int per_node_up_to = 4;           // single-node moves when at most this many nodes have a choice
-  int descent_passes = 2;
+  int descent_passes = 1;
   int max_layouts = 40;             // layouts screened at most
   int finalists = 1;                // hybrid runs carried on to their stopping rules
   // Patience of the runs on layouts with groups (the one-GPU-per-stage run
   // keeps the settings' own, so that it is the pipeline memetic run exactly):
   // a coarse layout's few devices converge in fewer generations.
-  int group_patience = 20;
+  int group_patience = 10;
 };
 
 class HybridRun {
