@@ -124,7 +124,7 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     // certificate"); exact's own proof tightens it.
     const Certificate certificate = certify(prepared.model, r);
     out["lower_bound"] = certificate.lower_bound;
-    out["gap"] = certificate.gap;
+    if (r.cost.feasible) out["gap"] = certificate.gap;  // an infeasible plan is no answer to bound
     out["lower_bound_ms"] = certificate.elapsed_ms;
   } else if (r.gap) {
     out["gap"] = *r.gap;

@@ -84,8 +84,10 @@ Certificate certify(const CostModel& model, const SolveResult& result) {
   double bound = objective_lower_bound(model);
   if (result.optimal.value_or(false)) bound = objective;
   else if (result.gap) bound = std::max(bound, objective * (1.0 - *result.gap));
-  // The bound covers this plan too, so it cannot exceed it but for rounding.
-  c.lower_bound = std::min(bound, objective);
+  // A feasible plan is covered by the bound, so it cannot exceed it but for
+  // rounding. An infeasible plan (uniform, metis without a repair that fits)
+  // may look cheaper than every feasible one: it gets no gap.
+  c.lower_bound = result.cost.feasible ? std::min(bound, objective) : bound;
   c.gap = objective > 0 ? std::clamp((objective - c.lower_bound) / objective, 0.0, 1.0) : 0.0;
   c.elapsed_ms = clock.elapsed_ms();
   return c;

@@ -16,7 +16,7 @@ double objective_lower_bound(const CostModel& model);
 
 struct Certificate {
   double lower_bound = 0;  // objective units, at most result's objective
-  double gap = 0;          // (objective - lower_bound) / objective, in [0, 1]
+  double gap = 0;          // (objective - lower_bound) / objective, in [0, 1]; meaningless for an infeasible plan
   double elapsed_ms = 0;   // what computing it cost
 };
 
