@@ -3,8 +3,8 @@
 # plans on the examples: the memetic algorithm at each file's settings with
 # --parallelism pipeline and hybrid. Usage: examples/parallelism-table.sh [CLI]
 set -euo pipefail
+cli=$(realpath "${1:-$(dirname "$0")/../build/native/core/geotrain}")
 cd "$(dirname "$0")"
-cli=${1:-../build/native/core/geotrain}
 echo "| example | GPUs | pipeline: T_iter (s) | energy (kJ) | GPUs used | hybrid: T_iter (s) | energy (kJ) | GPUs used | stages |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for f in *.json; do
