@@ -29,9 +29,9 @@ export function fileStem(name, fallback = 'problem') {
   return stem || fallback;
 }
 
-export function downloadJson(value, fileName) {
-  const blob = new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
+// Offers `text` as a download named `fileName`, through a Blob URL.
+export function downloadText(text, fileName, type = 'text/plain') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -40,4 +40,19 @@ export function downloadJson(value, fileName) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function downloadJson(value, fileName) {
+  downloadText(JSON.stringify(value, null, 2) + '\n', fileName, 'application/json');
+}
+
+// Copies `text` to the clipboard; false where the browser does not allow it.
+export async function copyText(text) {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

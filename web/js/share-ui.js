@@ -1,6 +1,7 @@
 // The Share button and its panel: the link goes to the clipboard when the browser allows it and is
 // always shown in a read-only field to copy by hand.
 import { h } from './dom.js';
+import { copyText } from './files.js';
 import { encodeProblemFragment, LONG_LINK_CHARS } from './share.js';
 
 export function createSharePanel({ getProblem, beforeShare = () => {} }) {
@@ -11,16 +12,6 @@ export function createSharePanel({ getProblem, beforeShare = () => {} }) {
   const element = h('div', { class: 'share-panel', id: 'share-panel', hidden: true },
     h('label', { for: 'share-link', text: 'Link to this problem' }),
     h('div', { class: 'share-row' }, field, copy, close), message);
-
-  async function toClipboard(text) {
-    try {
-      if (!navigator.clipboard?.writeText) return false;
-      await navigator.clipboard.writeText(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }
 
   function describe(url, copied) {
     const parts = [copied ? 'Link copied to the clipboard.' : 'Copy the link above (the browser did not allow copying).'];
@@ -40,7 +31,7 @@ export function createSharePanel({ getProblem, beforeShare = () => {} }) {
     element.hidden = false;
     field.focus();
     field.select();
-    describe(url, await toClipboard(url));
+    describe(url, await copyText(url));
     if (checked?.jsonInvalid) {
       message.textContent += ' Note: the JSON text does not parse, so the link holds the last problem that did.';
     } else if (checked && !checked.ok && !checked.unavailable) {
@@ -51,7 +42,7 @@ export function createSharePanel({ getProblem, beforeShare = () => {} }) {
 
   copy.addEventListener('click', async () => {
     field.select();
-    describe(field.value, await toClipboard(field.value));
+    describe(field.value, await copyText(field.value));
   });
   close.addEventListener('click', () => { element.hidden = true; });
   return { element, share };

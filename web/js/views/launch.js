@@ -2,6 +2,7 @@
 // (Megatron-Core, PyTorch's torch.distributed.pipelining, DeepSpeed), built by the same C++ as
 // `geotrain launch` (core/launch/). Every text comes from the bundle and goes in as text, never HTML.
 import { h, setChildren } from '../dom.js';
+import { copyText, downloadText } from '../files.js';
 import { formatMs } from '../format.js';
 
 const TARGETS = [
@@ -9,25 +10,6 @@ const TARGETS = [
   ['torch', 'PyTorch pipelining'],
   ['deepspeed', 'DeepSpeed'],
 ];
-
-function downloadText(text, fileName, type = 'text/plain') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = h('a', { href: url, download: fileName, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-async function copyText(text) {
-  try {
-    if (!navigator.clipboard?.writeText) return false;
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // One file of the bundle: its name, Copy and Download buttons, and the text itself.
 function fileBlock(name, text, note) {
