@@ -37,7 +37,7 @@ function start() {
   const launch = createLaunchView({ request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }) });
   $('results-area').append(launch.element);
   const showResults = results.show;
-  results.show = (shown) => { launch.show(shown); return showResults(shown); };
+  results.show = (shown) => { launch.show(shown); editor.showResult(shown.result); return showResults(shown); };
 
   store.subscribe((problem) => {
     storeProblem(problem);
@@ -196,6 +196,8 @@ function start() {
   const moduleDone = tools.ready()
     .then(() => tools.call('catalogue'))
     .then((list) => editor.setCatalogue(list))
+    // The region catalogue (issue 11) is only a source of suggestions: a module without it is fine.
+    .then(() => tools.call('regions').then((list) => editor.setRegions(list), () => editor.setRegions([])))
     .catch((error) => notify(`The planner module could not be loaded (${error.message}). You can still edit the problem; planning needs the module.`, { kind: 'error' }));
   Promise.all([fragmentDone, moduleDone]).then(() => editor.checkNow()).finally(() => {
     performance.mark('geotrain-interactive');

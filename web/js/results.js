@@ -3,12 +3,14 @@ import { h } from './dom.js';
 import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { drawView } from './views.js';
 import { degreesText, isGroup, stageName } from './views/groups.js';
+import { microBatchText, perIterationText, referencesList, runLengthText, runTotalsText, weightsText } from './run-totals.js';
 
 const VIEW_BOXES = [
   ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; block widths follow the number of layers.'],
   ['stages', 'Stages', 'Per-stage compute, sends, memory and energy; the bottleneck sets the pace.'],
   ['timeline', '1F1B timeline', 'Forward and backward passes of each micro-batch on each stage.'],
   ['topology', 'Topology', 'Sites, GPUs and the links the plan uses.'],
+  ['sites', 'Per site', 'Energy, carbon and money by site: the sites\' grid carbon, PUE and electricity price, and the GPUs\' rental.'],
   ['comparison', 'Comparison', 'The plan against the uniform and METIS-style baselines on the same problem.'],
 ];
 
@@ -51,11 +53,21 @@ export function methodText(result) {
 
 // T_ref and E_ref, and why an objective may exceed 1: the baseline they came from does not fit.
 export function referencesText(result) {
-  const text = `T_ref ${formatMs(result.t_ref_ms)}, E_ref ${formatEnergy(result.e_ref_j)}${result.references ? ` (${result.references})` : ''}`;
+  const text = `${referencesList(result)}${result.references ? ` (${result.references})` : ''}`;
   if (result.references_from_infeasible_plan) {
     return `${text}. These come from the metis-improved baseline, whose plan does not fit in memory: an infeasible plan can be faster than any that fits, so a good plan's objective may be above 1. Give T_ref and E_ref in the Objective tab to compare against figures of your own.`;
   }
   return text;
+}
+
+// "Run: 12.4 days, 41 MWh, 9.8 t CO2e, $118k over 100,000 iterations", or the per-iteration line.
+function showTotals(element, result) {
+  const run = runTotalsText(result);
+  const perIteration = perIterationText(result);
+  element.replaceChildren();
+  element.hidden = !run && !perIteration;
+  if (run) element.append(h('strong', { class: 'run-totals-figures', text: run }), ` ${runLengthText(result)}`);
+  else if (perIteration) element.append(h('span', { class: 'run-totals-figures', text: perIteration }));
 }
 
 export function createResults() {
@@ -63,14 +75,17 @@ export function createResults() {
   const stale = h('p', { class: 'stale-note', hidden: true, text: 'The problem has changed since this plan was made: plan again to update it.' });
   const warnings = h('ul', { class: 'result-warnings' });
   const origin = h('p', { class: 'result-origin', id: 'result-origin', hidden: true });
+  // The run's totals (or carbon and money per iteration) above the plan.
+  const totals = h('p', { class: 'run-totals', id: 'result-run', hidden: true });
   const boxes = {};
+  const boxSections = {};
   const viewSections = VIEW_BOXES.map(([name, title, blurb]) => {
     boxes[name] = h('div', { class: 'view-body', id: `view-${name}` });
-    return h('section', { class: `view view-${name}`, 'aria-labelledby': `view-${name}-title` },
+    return boxSections[name] = h('section', { class: `view view-${name}`, 'aria-labelledby': `view-${name}-title` },
       h('h3', { id: `view-${name}-title`, text: title }), h('p', { class: 'intro', text: blurb }), boxes[name]);
   });
   const element = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-title', hidden: true },
-    h('h2', { id: 'results-title', text: 'Plan' }), origin, stale, summary, warnings, h('div', { class: 'views' }, viewSections));
+    h('h2', { id: 'results-title', text: 'Plan' }), origin, stale, totals, summary, warnings, h('div', { class: 'views' }, viewSections));
   let last = null;
 
   return {
@@ -86,6 +101,11 @@ export function createResults() {
       origin.textContent = context ? `From a study: ${context}` : '';
       origin.hidden = !context;
       const used = result.gpus_used ?? (result.stages || []).length;
+      showTotals(totals, result);
+      const extra = [
+        ['Micro-batch', microBatchText(result), 'result-micro-batch'],
+        ['Weights', weightsText(result), 'result-weights'],
+      ].filter(([, text]) => text).flatMap(([label, text, id]) => figure(label, text, { id }));
       summary.replaceChildren(
         ...figure('Iteration time', formatMs(result.iteration_ms), { id: 'result-iteration-ms', raw: result.iteration_ms }),
         ...figure('Energy per iteration', formatEnergy(result.energy_j), { id: 'result-energy-j', raw: result.energy_j }),
@@ -95,10 +115,16 @@ export function createResults() {
         ...figure('Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
         ...figure('Method', methodText(result), { id: 'result-method' }),
         ...figure('Search', searchText(result), { id: 'result-search' }),
+        ...extra,
         ...figure('References', referencesText(result), { id: 'result-references' }));
       warnings.replaceChildren(...(result.warnings || []).map((w) => h('li', { text: w })));
       boxes.comparison.replaceChildren(h('p', { class: 'hint', text: 'Planning the baselines…' }));
-      await Promise.all(['pipeline', 'stages', 'timeline', 'topology'].map((name) => drawView(name, boxes[name], problem, result)));
+      // The per-site view only for results that have per-site figures (none before issue 11).
+      const perSite = Array.isArray(result.sites) && result.sites.length > 0;
+      boxSections.sites.hidden = !perSite;
+      if (!perSite) boxes.sites.replaceChildren();
+      const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
+      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result)));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;

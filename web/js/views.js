@@ -8,6 +8,7 @@ const VIEWS = {
   timeline: ['./views/timeline.js', 'renderTimeline'],
   topology: ['./views/topology.js', 'renderTopology'],
   comparison: ['./views/comparison.js', 'renderComparison'],
+  sites: ['./views/site-costs.js', 'renderSiteCosts'],
   convergence: ['./views/convergence.js', 'renderConvergence'],
 };
 

@@ -31,3 +31,11 @@ export function gpuDefault(problem, catalogue, path) {
   if (key === 'memory_gib' || key === 'idle_w' || key === 'active_w') return entry[key];
   return undefined;
 }
+
+// The catalogue's rental price (USD per hour) for a GPU's type: a suggestion only, since the
+// planner costs an empty price_per_hour as $0/h. undefined when the type has none.
+export function cataloguePrice(catalogue, gpu) {
+  if (!isPlainObject(gpu)) return undefined;
+  const price = findEntry(catalogue, gpu.type)?.price_per_hour;
+  return Number.isFinite(price) ? price : undefined;
+}

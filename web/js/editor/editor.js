@@ -10,6 +10,7 @@ import { createJsonSection } from './json-section.js';
 import { createModelSection } from './model-section.js';
 import { createNetworkSection } from './network-section.js';
 import { createObjectiveSection } from './objective-section.js';
+import { createSitesSection } from './sites-section.js';
 import { createTabs } from './tabs.js';
 import { createValidationDisplay } from './validation.js';
 
@@ -21,6 +22,7 @@ const TABS = [
   ['model', 'Model', createModelSection],
   ['gpus', 'GPUs', createGpuSection],
   ['network', 'Network', createNetworkSection],
+  ['sites', 'Sites & costs', createSitesSection],
   ['objective', 'Objective & search', createObjectiveSection],
   ['json', 'JSON', createJsonSection],
 ];
@@ -28,8 +30,9 @@ const TABS = [
 // onChecked(): after each successful check (the effective problem, with defaults, has changed).
 export function createEditor({ store, tools, onChecked = () => {} }) {
   let catalogue = [];
+  let regions = [];
   let effective = null;
-  const ctxFor = (source) => ({ store, source, catalogue: () => catalogue });
+  const ctxFor = (source) => ({ store, source, catalogue: () => catalogue, regions: () => regions });
   const sections = TABS.map(([name, , make]) => make(ctxFor(name)));
   // Sections in hidden tabs are redrawn when shown (a 500-GPU table is costly to redraw on every
   // keystroke elsewhere); the JSON text always follows, since it is the problem itself.
@@ -129,6 +132,17 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
     setCatalogue(list) {
       catalogue = Array.isArray(list) ? list : [];
       preservingFocus(element, () => renderAll(store.get(), null, { everything: true }));
+    },
+    // The region catalogue (carbon, PUE, price per region): suggestions in the Sites & costs tab.
+    setRegions(list) {
+      regions = Array.isArray(list) ? list.filter((r) => r && typeof r === 'object') : [];
+      const sites = sections.find((s) => s.name === 'sites');
+      if (tabs.isShown('sites')) preservingFocus(element, () => { sites.render(store.get()); applyPlaceholders(); validation.reapply(); });
+      else stale.add('sites');
+    },
+    // The last plan: the Objective tab shows the references it resolved.
+    showResult(result) {
+      for (const s of sections) s.showResult?.(result);
     },
     // Applies pending JSON text, then checks the problem now.
     // Text in the JSON box that does not parse counts as an error: planning or sharing the last

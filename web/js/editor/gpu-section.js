@@ -2,9 +2,9 @@
 // Choosing a catalogue type clears the row's own figures so that the catalogue fills them for the
 // model's precision (they show as placeholders); any figure typed in wins, as in the file format.
 import { h, preservingFocus } from '../dom.js';
-import { fieldText, parseFieldText } from '../format.js';
+import { fieldText, formatNumber, parseFieldText } from '../format.js';
 import { isPlainObject } from '../paths.js';
-import { findEntry, gpuDefault } from './catalogue.js';
+import { cataloguePrice, findEntry, gpuDefault } from './catalogue.js';
 import { boundInput, cellInput, section, writeField } from './fields.js';
 import { createNodeAdd } from './node-add.js';
 
@@ -14,6 +14,7 @@ const COLUMNS = [
   ['peak_tflops', 'Peak TFLOPS', 'number'], ['compute_util', 'Compute util', 'number'],
   ['memory_gib', 'Memory GiB', 'number'], ['memory_util', 'Memory util', 'number'],
   ['idle_w', 'Idle W', 'number'], ['active_w', 'Active W', 'number'],
+  ['price_per_hour', 'Price $/h', 'price'],
 ];
 
 const gpuList = (problem) => (Array.isArray(problem.gpus) ? problem.gpus : []);
@@ -63,9 +64,10 @@ export function createGpuSection(ctx) {
   const wrap = h('div', { class: 'table-wrap' });
   const siteList = h('datalist', { id: 'site-names' });
   const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
+  const fillPrices = h('button', { type: 'button', class: 'add', id: 'fill-gpu-prices', hidden: true });
   const store = ctx.store;
   const nodeAdd = createNodeAdd(ctx, (change) => editSelf(change));
-  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton), nodeAdd.element);
+  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), nodeAdd.element);
   const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
@@ -155,11 +157,41 @@ export function createGpuSection(ctx) {
     return h('td', { dataset: { errorHost: '' } }, input);
   }
 
+  // The rental price: empty means $0/h (as before issue 11); the catalogue's price for the row's
+  // type is a suggestion beside it, written in only by a click.
+  function priceCell(index, gpu) {
+    const path = `gpus[${index}].price_per_hour`;
+    const input = boundInput(ctx, { path, label: `Price per hour of GPU ${index + 1}`, placeholder: '0' });
+    const price = cataloguePrice(ctx.catalogue(), gpu);
+    if (!Number.isFinite(price)) return h('td', { dataset: { errorHost: '' } }, input);
+    const suggest = h('button', {
+      type: 'button', class: 'small suggest', text: `$${formatNumber(price)}`,
+      title: `Catalogue price of ${gpu.type}: $${formatNumber(price)} per hour`,
+      'aria-label': `Use the catalogue price $${formatNumber(price)} per hour for GPU ${index + 1}`,
+      dataset: { focusKey: `price-suggest:${index}` },
+    });
+    suggest.addEventListener('click', () => editSelf((copy) => writeField(copy, path, price)));
+    return h('td', { class: 'price-cell', dataset: { errorHost: '' } }, h('div', { class: 'cell-with-suggestion' }, input, suggest));
+  }
+
+  // GPUs whose price is empty and whose type has a catalogue price.
+  const unpriced = (problem) => gpuList(problem).map((gpu, i) => [i, cataloguePrice(ctx.catalogue(), gpu)])
+    .filter(([i, price]) => Number.isFinite(price) && gpuList(problem)[i].price_per_hour === undefined);
+  fillPrices.addEventListener('click', () => editSelf((copy) => {
+    for (const [i, price] of unpriced(copy)) copy.gpus[i].price_per_hour = price;
+  }));
+  const describeFill = (problem) => {
+    const n = unpriced(problem).length;
+    fillPrices.hidden = n === 0;
+    fillPrices.textContent = `Fill ${n} empty price${n === 1 ? '' : 's'} from the catalogue`;
+  };
+
   function row(index, gpu) {
     const name = idOf(gpu) || `GPU ${index + 1}`;
     const cells = COLUMNS.map(([key, label, kind]) => {
       if (key === 'type') return typeCell(index, gpu);
       if (key === 'id') return idCell(index);
+      if (key === 'price_per_hour') return priceCell(index, gpu);
       return cellInput(ctx, {
         path: `gpus[${index}].${key}`, kind, label: `${label} of GPU ${index + 1}`,
         list: key === 'site' ? 'site-names' : undefined,
@@ -199,11 +231,13 @@ export function createGpuSection(ctx) {
         wrap.replaceChildren(h('table', { class: 'grid gpu-table' }, h('caption', { class: 'visually-hidden', text: 'GPUs' }), h('thead', {}, head), body));
         siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
         summary.textContent = describe(problem);
+        describeFill(problem);
         nodeAdd.refresh();
       });
     },
     update(problem) {
       summary.textContent = describe(problem);
+      describeFill(problem);
       siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
     },
   };

@@ -35,6 +35,39 @@ export function formatEnergy(j) {
   return `${formatNumber(j / 1e6)} MJ`;
 }
 
+// Units picked by magnitude, as formatEnergy picks J, kJ or MJ: the first unit whose next one up
+// would read below 1. steps: [[divisor, suffix], ...] smallest first.
+function scaled(value, steps, prefix = '') {
+  if (value === null || value === undefined || !Number.isFinite(value)) return formatNumber(value);
+  const abs = Math.abs(value);
+  let [divisor, suffix] = steps[0];
+  for (const step of steps) if (abs >= step[0]) [divisor, suffix] = step;
+  return `${value < 0 ? '-' : ''}${prefix}${formatNumber(abs / divisor)}${suffix}`;
+}
+
+/** Kilowatt-hours (run totals): "850 Wh", "41 MWh", "1.2 GWh". */
+export function formatKwh(kwh) {
+  return scaled(kwh, [[1e-3, ' Wh'], [1, ' kWh'], [1e3, ' MWh'], [1e6, ' GWh']]);
+}
+
+/** Grams of CO2-equivalent: "2.1 g CO2e", "340 kg CO2e", "9.8 t CO2e". */
+export function formatCarbonG(grams) {
+  return `${scaled(grams, [[1, ' g'], [1e3, ' kg'], [1e6, ' t']])} CO2e`;
+}
+
+/** US dollars: "$0.004", "$740", "$118k", "$2.4M", "$1.1B". */
+export function formatMoney(dollars) {
+  return scaled(dollars, [[1, ''], [1e3, 'k'], [1e6, 'M'], [1e9, 'B']], '$');
+}
+
+/** A run's wall time from its hours: "42 min", "9.5 hours", "12.4 days". */
+export function formatRunTime(hours) {
+  if (hours === null || hours === undefined || !Number.isFinite(hours)) return formatNumber(hours);
+  if (Math.abs(hours) < 1) return `${formatNumber(hours * 60)} min`;
+  if (Math.abs(hours) < 48) return `${formatNumber(hours)} hours`;
+  return `${formatNumber(hours / 24)} days`;
+}
+
 export function formatGiB(gib) {
   return `${formatNumber(gib, 2)} GiB`;
 }
