@@ -1,6 +1,7 @@
 // Field paths as the planner's messages write them: `gpus[3].compute_util`, `network.site_links[0].from`.
 
-const PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?)*$/;
+// A key may hold '-' (site names such as "us-east" in `sites.us-east.pue`); "" is the unnamed site.
+const PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?(\.([A-Za-z_][A-Za-z0-9_-]*|"")(\[\d+\])?)*$/;
 
 export function isPath(text) {
   return PATH_PATTERN.test(text);

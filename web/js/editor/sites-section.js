@@ -16,6 +16,8 @@ export const SITE_FIELDS = [
 ];
 const MAX_SITE_ROWS = 200;
 const siteLabel = (site) => (site === '' ? '(no site)' : site);
+// How the planner's messages name a site: `sites.us-east.pue`, `sites."".pue` for GPUs with no site.
+const sitePath = (site) => `sites.${site === '' ? '""' : site}`;
 const siteEntries = (problem) => (isPlainObject(problem.sites) ? problem.sites : {});
 
 // Writes (value undefined: removes) sites[site][key] in `problem` (a copy), dropping a site left
@@ -71,7 +73,7 @@ export function createSitesSection(ctx) {
       'aria-label': `${label} of site ${siteLabel(site)} (${unit})`, placeholder: fallback,
       value: isPlainObject(entry) ? fieldText(entry[key]) : '',
       // The planner's messages name `sites.NAME.field`: they land on this input.
-      dataset: { path: `sites.${site}.${key}`, focusKey: `site-cost:${JSON.stringify([site, key])}` },
+      dataset: { path: `${sitePath(site)}.${key}`, focusKey: `site-cost:${JSON.stringify([site, key])}` },
     });
     input.addEventListener('input', () => {
       notes.delete(site);
@@ -83,15 +85,21 @@ export function createSitesSection(ctx) {
   function regionCell(site) {
     const regions = ctx.regions();
     if (!regions.length) return h('td', {}, h('span', { class: 'hint', text: 'no region catalogue in this build' }));
-    const select = h('select', { 'aria-label': `Suggest figures for site ${siteLabel(site)} from a region`, dataset: { focusKey: `site-region:${JSON.stringify(site)}` } },
+    // The region picked last is kept in the site's entry (`region`, a note the planner accepts) and
+    // shows here; the figures themselves are what the file says.
+    const picked = siteEntries(ctx.store.get())[site]?.region;
+    const select = h('select', { 'aria-label': `Suggest figures for site ${siteLabel(site)} from a region`, dataset: { path: `${sitePath(site)}.region`, focusKey: `site-region:${JSON.stringify(site)}` } },
       h('option', { value: '', text: 'Suggest from region…' }),
-      regions.map((r, i) => h('option', { value: String(i), text: regionText(r) })));
+      regions.map((r, i) => h('option', { value: String(i), text: regionText(r), selected: r.region === picked })));
     select.addEventListener('change', () => {
       const region = regions[Number(select.value)];
       if (!region) return;
       const { fills, kept } = regionFill(ctx.store.get(), site, region);
       notes.set(site, { region, kept });
-      ctx.store.edit((copy) => { for (const [key, value] of fills) writeSiteField(copy, site, key, value); }, ctx.source);
+      ctx.store.edit((copy) => {
+        for (const [key, value] of fills) writeSiteField(copy, site, key, value);
+        if (typeof region.region === 'string') writeSiteField(copy, site, 'region', region.region);
+      }, ctx.source);
       redraw();
     });
     return h('td', {}, select);
@@ -134,7 +142,7 @@ export function createSitesSection(ctx) {
           }, ctx.source);
           redraw();
         });
-        return h('li', { dataset: { path: `sites.${name}`, errorHost: '' } }, h('code', { text: JSON.stringify({ [name]: problem.sites[name] }) }), ' ', remove);
+        return h('li', { dataset: { path: sitePath(name), errorHost: '' } }, h('code', { text: JSON.stringify({ [name]: problem.sites[name] }) }), ' ', remove);
       })));
   }
 
@@ -145,7 +153,7 @@ export function createSitesSection(ctx) {
       SITE_FIELDS.map(([, label, unit]) => h('th', { scope: 'col' }, label, h('span', { class: 'unit', text: ` (${unit})` }))),
       h('th', { scope: 'col', text: 'Suggestion' }));
     const rows = used.flatMap((site) => [
-      h('tr', { dataset: { path: `sites.${site}` } }, h('th', { scope: 'row', text: siteLabel(site) }),
+      h('tr', { dataset: { path: sitePath(site) } }, h('th', { scope: 'row', text: siteLabel(site) }),
         SITE_FIELDS.map(([key, label, unit, fallback]) => siteInput(site, key, label, unit, fallback)), regionCell(site)),
       noteRow(site),
     ]);

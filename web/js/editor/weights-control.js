@@ -1,7 +1,7 @@
 // The objective's four weights (issue 11) as sliders, each with its exact number. A file with only
 // λ keeps it: the sliders then show what λ means ({time: λ, energy: 1 − λ}) and the λ slider stays;
 // moving a weight slider writes objective.weights (all four, as shown) and drops λ, which the
-// weights replace. "Use λ instead" goes back (λ = time ÷ (time + energy) when only those two count).
+// weights replace. "Use λ instead" goes back, with λ = time ÷ (time + energy).
 import { h, uniqueId } from '../dom.js';
 import { fieldText, formatNumber, parseFieldText } from '../format.js';
 import { getPath, isPlainObject } from '../paths.js';
@@ -41,12 +41,13 @@ export function writeWeight(problem, key, value) {
   writeField(problem, `objective.weights.${key}`, value);
 }
 
-// Back to λ: removes the weights; λ = time ÷ (time + energy) when carbon and cost have no weight.
+// Back to λ: removes the weights; λ = time ÷ (time + energy), the weights' own trade-off between
+// the two figures λ knows (carbon and cost drop out).
 export function useLambda(problem) {
   const { weights } = weightsOf(problem);
   writeField(problem, 'objective.weights', undefined);
   const pair = weights.time + weights.energy;
-  if (weights.carbon === 0 && weights.cost === 0 && pair > 0) writeField(problem, 'objective.lambda', Number((weights.time / pair).toFixed(4)));
+  if (pair > 0) writeField(problem, 'objective.lambda', Number((weights.time / pair).toFixed(4)));
 }
 
 export function createWeightsControl(ctx, { onModeChange }) {

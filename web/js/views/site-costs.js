@@ -74,21 +74,24 @@ function metricRow(metric, sites, colours, width, top) {
     const siteTotal = parts.reduce((a, p) => a + p.value, 0);
     if (!(siteTotal > 0)) continue;
     const siteX = x;
+    let solidEnd = x;  // the label sits on the site's solid part (white text on its colour)
     for (const part of parts) {
       const w = (part.value / metric.total) * span;
       if (!(w > 0)) continue;
       const rect = el('rect', {x: round2(x), y: barTop, width: round2(Math.max(0.5, w)), height: BAR_H,
-        fill: part.pale ? colours.siteLight(site.site) : colours.site(site.site), stroke: colours.site(site.site),
-        'stroke-width': part.pale ? 1 : 0, class: 'gt-sc-part', 'data-site': site.site});
+        fill: colours.site(site.site), 'fill-opacity': part.pale ? 0.3 : 1, stroke: colours.site(site.site),
+        'stroke-width': part.pale ? 1 : 0, class: part.pale ? 'gt-sc-part is-pale' : 'gt-sc-part', 'data-site': site.site});
       rect.appendChild(tip(`${siteLabel(site.site)}: ${metric.format(part.value)}${part.what && metric.key === 'cost' ? ` ${part.what}` : ''}` +
         ` (${formatNumber((part.value / metric.total) * 100, 1)} % of ${metric.label.toLowerCase()})`));
       g.appendChild(rect);
       x += w;
+      if (!part.pale) solidEnd = x;
     }
     // The site's share inside its part of the bar when it fits.
     const share = `${formatNumber((siteTotal / metric.total) * 100, 0)} %`;
     const text = `${siteLabel(site.site)} ${share}`;
-    const shown = textWidth(text, 11) + 8 <= x - siteX ? text : textWidth(share, 11) + 6 <= x - siteX ? share : '';
+    const room = solidEnd - siteX;
+    const shown = textWidth(text, 11) + 8 <= room ? text : textWidth(share, 11) + 6 <= room ? share : '';
     if (shown) {
       g.appendChild(el('text', {x: round2(siteX + 4), y: barTop + BAR_H / 2 + 4, class: 'gt-sc-share'}, shown));
     }
