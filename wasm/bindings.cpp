@@ -8,6 +8,7 @@
 #include "conversions.hpp"
 #include "model/gpu_catalogue.hpp"
 #include "model/problem_json.hpp"
+#include "model/region_catalogue.hpp"
 #include "studies/studies.hpp"
 
 namespace {
@@ -34,6 +35,11 @@ std::string launch(const std::string& problem, const std::string& plan, const st
 
 std::string catalogue() {
   return json_or_error([] { return geotrain::catalogue_json(); });
+}
+
+// Grid carbon, PUE and electricity price per cloud region and country: suggestions for `sites`.
+std::string regions() {
+  return json_or_error([] { return geotrain::region_catalogue_json(); });
 }
 
 // A study's jobs (each solved by `solve` in some worker) and the summary of
@@ -103,6 +109,7 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("solve", &solve);
   emscripten::function("validate", &validate);
   emscripten::function("catalogue", &catalogue);
+  emscripten::function("regions", &regions);
   emscripten::function("launch", &launch);
   emscripten::function("studyJobs", &study_jobs);
   emscripten::function("summariseStudy", &summarise_study);

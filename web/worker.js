@@ -1,5 +1,5 @@
 // The planner's worker (classic script): loads the WebAssembly module and answers the page's
-// requests. page -> worker: {id, type: 'initialize'|'warm-up'|'validate'|'open-problem'|'evaluate'|'solve'|'catalogue'|
+// requests. page -> worker: {id, type: 'initialize'|'warm-up'|'validate'|'open-problem'|'evaluate'|'solve'|'catalogue'|'regions'|
 // 'cancel'|'study-jobs'|'study-summary', ...};
 // worker -> page: {id, type: 'ready'|'progress'|'done'|'error', ...}. Every call into the module
 // takes and returns JSON text; an {"error": ...} answer becomes a {type: 'error'} message.
@@ -217,6 +217,8 @@ async function answer(message) {
       return { type: 'done', result: parseAnswer(Module.evaluate(asText(message.problem), asText(message.plan))) };
     case 'catalogue':
       return { type: 'done', result: parseAnswer(Module.catalogue()) };
+    case 'regions': // grid carbon, PUE and electricity price per region: suggestions for the problem's sites
+      return { type: 'done', result: parseAnswer(Module.regions()) };
     case 'launch': // the plan's launch bundle: rank map, engine arguments, scripts (core/launch/)
       return { type: 'done', result: parseAnswer(Module.launch(asText(message.problem), asText(message.plan), String(message.target || 'all'))) };
     case 'solve':

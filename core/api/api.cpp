@@ -179,7 +179,9 @@ json catalogue_json() {
                     {"memory_gib", e.memory_gib},
                     {"idle_w", e.idle_w},
                     {"active_w", e.active_w},
-                    {"source", e.source}});
+                    {"source", e.source},
+                    {"price_per_hour", e.price_per_hour},
+                    {"price_source", e.price_source}});
   }
   return list;
 }

@@ -21,6 +21,7 @@
 #include "api/launch_request.hpp"
 #include "model/input_error.hpp"
 #include "model/message_list.hpp"
+#include "model/region_catalogue.hpp"
 #include "studies/studies.hpp"
 
 namespace {
@@ -46,6 +47,7 @@ const char* kUsage =
     "                  [--method memetic|exact] [--time-limit S] [--seed N] [--format json|csv]\n"
     "  geotrain validate PROBLEM.json     print the problem with defaults and catalogue values filled in\n"
     "  geotrain catalogue                 print the built-in GPU catalogue\n"
+    "  geotrain catalogue --regions       print the built-in grid carbon, PUE and electricity prices per region\n"
     "A file name of - reads standard input. Methods: ";
 
 struct UsageError : std::runtime_error {
@@ -266,6 +268,11 @@ int run_catalogue() {
   return 0;
 }
 
+int run_region_catalogue() {
+  std::cout << geotrain::region_catalogue_json().dump(2) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -284,6 +291,7 @@ int main(int argc, char** argv) {
     if (command == "pareto") return run_study_command("pareto", std::string("pareto"), args);
     if (command == "sweep") return run_study_command("sweep", std::nullopt, args);
     if (command == "catalogue" && args.empty()) return run_catalogue();
+    if (command == "catalogue" && args.size() == 1 && args[0] == "--regions") return run_region_catalogue();
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "geotrain: " << e.what() << "\n" << kUsage << geotrain::method_names() << "\n";

@@ -18,6 +18,11 @@ struct CatalogueEntry {
   double idle_w;
   double active_w;          // board power / TDP
   std::string source;       // where the numbers come from
+  // Representative on-demand rental price in USD per GPU-hour (0: no common
+  // public offer). A suggestion for gpus[].price_per_hour only: the catalogue
+  // never fills it into a problem, whose default stays 0.
+  double price_per_hour;
+  std::string price_source;  // provider, instance and year behind price_per_hour
 
   // Peak TFLOPS at a precision; 0 when unsupported.
   double peak_tflops(Precision precision) const;
