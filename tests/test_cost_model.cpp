@@ -80,7 +80,7 @@ TEST(CostModel, HeadComputeIsThreeTimesTwoUTHVOverF) {
 
 TEST(CostModel, StageComputeWithAndWithoutTheHead) {
   const CostModel cm(hand_pool());
-  const PlanReport r = report_plan(cm, kThreeStages);
+  const PlanReport r = report_plan(cm, kThreeStages, hand_pool());
   ASSERT_EQ(r.stages.size(), 3u);
   EXPECT_REL(r.stages[0].compute_s, 7.2e-4);           // 1 layer on g0, no head
   EXPECT_REL(r.stages[1].compute_s, 2.88e-3);          // 2 * 1.44e-3 on g1, no head
@@ -101,7 +101,7 @@ TEST(CostModel, SendsAreDirected) {
 
 TEST(CostModel, ForwardAndBackwardSendsPerStage) {
   const CostModel cm(hand_pool());
-  const PlanReport r = report_plan(cm, kThreeStages);
+  const PlanReport r = report_plan(cm, kThreeStages, hand_pool());
   // Stage 0 (g0): forward g0 -> g1 = 2.6e-3, no backward (first stage).
   EXPECT_REL(r.stages[0].send_forward_s, 2.6e-3);
   EXPECT_EQ(r.stages[0].send_backward_s, 0.0);
@@ -115,7 +115,7 @@ TEST(CostModel, ForwardAndBackwardSendsPerStage) {
 
 TEST(CostModel, StageTimeIsComputePlusBothSends) {
   const CostModel cm(hand_pool());
-  const PlanReport r = report_plan(cm, kThreeStages);
+  const PlanReport r = report_plan(cm, kThreeStages, hand_pool());
   EXPECT_REL(r.stages[0].stage_s, 3.32e-3);  // 7.2e-4 + 2.6e-3
   EXPECT_REL(r.stages[1].stage_s, 6.14e-3);  // 2.88e-3 + 2.6e-3 + 6.6e-4
   EXPECT_REL(r.stages[2].stage_s, 1.18e-3);  // 7.8e-4 + 4e-4
@@ -173,7 +173,7 @@ TEST(CostModel, MemoryPerLayerGrowsWithQPlusOne) {
 
 TEST(CostModel, MemoryNeedPerStageWithTheLastStageExtra) {
   const CostModel cm(hand_pool());
-  const PlanReport r = report_plan(cm, kThreeStages);
+  const PlanReport r = report_plan(cm, kThreeStages, hand_pool());
   EXPECT_REL(r.stages[0].memory_bytes, 1.76e8);        // 1 * 1.76e8
   EXPECT_REL(r.stages[1].memory_bytes, 3.52e8);        // 2 * 1.76e8
   EXPECT_REL(r.stages[2].memory_bytes, 1.88e8);        // 1 * 1.76e8 + 1.2e7
@@ -229,7 +229,7 @@ TEST(CostModel, EnergyCountsOnlyTheGpusInThePlan) {
 }
 
 TEST(CostModel, StageEnergiesAddUpToTheIterationEnergy) {
-  const PlanReport r = report_plan(CostModel(hand_pool()), kThreeStages);
+  const PlanReport r = report_plan(CostModel(hand_pool()), kThreeStages, hand_pool());
   // g0: 29.06e-3 * 50 + 4 * 200 * 7.2e-4 = 1.453 + 0.576 = 2.029
   // g1: 29.06e-3 * 10 + 4 * 50 * 2.88e-3 = 0.2906 + 0.576 = 0.8666
   // g2: 29.06e-3 * 20 + 4 * 100 * 7.8e-4 = 0.5812 + 0.312 = 0.8932      sum 3.7888

@@ -46,7 +46,7 @@ TEST(StageGroupCost, TensorAndDataParallelStageThenOneGpu) {
   // u_d = 1 sample, 3 layers. Stage 1: g4, 1 layer and the head.
   const Problem p = node_pool(4);
   CostModel model(p, GroupLayout{DeviceGroup{{0, 1, 2, 3}, 2}, DeviceGroup{{4}, 1}});
-  const PlanReport r = report_plan(model, Plan{{0, 3}, {1, 1}});
+  const PlanReport r = report_plan(model, Plan{{0, 3}, {1, 1}}, p);
   ASSERT_EQ(r.stages.size(), 2u);
   // comp_0 = 3 * n * 24 H^2 * u_d * T / (t F) = 3 * 3 * 24e6 * 1 * 1000 / (2 * 1e14) = 1.08 ms.
   EXPECT_NEAR(r.stages[0].compute_s, 1.08e-3, 1e-15);
@@ -88,7 +88,7 @@ TEST(StageGroupCost, SlowestShardSetsThePaceAndFasterShardsIdle) {
   // not one node): 1.25e9 B/s, 1 ms.
   const Problem p = node_pool(1);
   CostModel model(p, GroupLayout{DeviceGroup{{0, 4}, 1}});
-  const PlanReport r = report_plan(model, Plan{{0, 1}});
+  const PlanReport r = report_plan(model, Plan{{0, 1}}, p);
   // Shard g0: 3 * 24e6 * 1000 / 1e14 + 3 * 2 * 1e9 / 1e14 = 0.72 + 0.06 = 0.78 ms;
   // shard g4 takes twice that, 1.56 ms, and sets comp_q.
   EXPECT_NEAR(r.stages[0].compute_s, 1.56e-3, 1e-15);
@@ -108,7 +108,7 @@ TEST(StageGroupCost, TensorParallelRingOfFour) {
   // {g0..g3}, t = 4, one shard of u_d = u = 2 samples, L = 2 on one stage.
   const Problem p = node_pool(2);
   CostModel model(p, GroupLayout{DeviceGroup{{0, 1, 2, 3}, 4}});
-  const PlanReport r = report_plan(model, Plan{{0, 2}});
+  const PlanReport r = report_plan(model, Plan{{0, 2}}, p);
   // X = kappa u_d T H = 4e6 B; AR = 2 * 3 * (1e-6 + 4e6 / (4 * 1e11)) = 6 * 1.1e-5 = 6.6e-5 s;
   // tp = 4 * 2 * 6.6e-5 = 0.528 ms.
   EXPECT_NEAR(r.stages[0].tensor_parallel_s, 0.528e-3, 1e-15);

@@ -9,6 +9,8 @@
 #include "model/plan_json.hpp"
 #include "model/plan_report.hpp"
 #include "model/problem_json.hpp"
+#include "model/objective_json.hpp"
+#include "api/micro_batch_search.hpp"
 #include "api/references.hpp"
 #include "search/certificate.hpp"
 
@@ -23,6 +25,12 @@ void add_objective_settings(json& out, const Problem& problem, const References&
   out["t_ref_ms"] = refs.t_ref_ms;
   out["e_ref_j"] = refs.e_ref_j;
   out["references"] = refs.source;
+  // objectives.md: the weights in use (lambda's when the file gives none) and
+  // the carbon and money references (null when their weight is 0 and no
+  // baseline ran).
+  out["weights"] = weights_to_json(problem.objective.effective_weights());
+  out["c_ref_g"] = refs.c_ref_g ? json(*refs.c_ref_g) : json(nullptr);
+  out["m_ref"] = refs.m_ref ? json(*refs.m_ref) : json(nullptr);
   // Said only when true: an infeasible plan's time may be short, so a good plan's objective may exceed 1.
   if (refs.from_infeasible_plan) out["references_from_infeasible_plan"] = true;
 }
@@ -33,23 +41,43 @@ void add_warnings(json& out, const std::vector<std::string>& warnings) {
 
 }  // namespace
 
+namespace {
+
+void add_micro_batch(json& out, const Problem& problem) {
+  out["micro_batch_size"] = problem.model.micro_batch_size;
+  out["micro_batch_size_mode"] = problem.search.micro_batch_auto ? "auto" : "fixed";
+}
+
+}  // namespace
+
 json evaluate_request(const std::string& problem_text, const std::string& plan_text) {
   const ParsedProblem parsed = parse_problem_text(problem_text);
-  const GroupPlan plan = parse_group_plan(parse_json_text(plan_text, "plan"), parsed.problem);
-  // References come from the problem alone (its pipeline baseline), so a
-  // group plan's objective compares directly with a pipeline plan's.
-  CostModel pipeline(parsed.problem);
-  const References refs = apply_references(parsed.problem, pipeline);
-  json out = {{"problem", parsed.problem.name}};
+  const json plan_document = parse_json_text(plan_text, "plan");
+  // References come from the problem alone (its pipeline baseline at its own
+  // u), so a group plan's objective, or one at another u, compares directly.
+  CostModel file_model(parsed.problem);
+  const References refs = apply_references(parsed.problem, file_model);
+  const std::int64_t plan_u = parse_plan_micro_batch_size(plan_document, parsed.problem);
+  const Problem problem = with_micro_batch_size(parsed.problem, plan_u);
+  std::vector<std::string> warnings = parsed.warnings;
+  if (plan_u && plan_u != parsed.problem.model.micro_batch_size)
+    warnings.push_back("plan.micro_batch_size: evaluated at the plan's " + std::to_string(plan_u) +
+                       " (chosen by search.micro_batch_size \"auto\"), not model.micro_batch_size " +
+                       std::to_string(parsed.problem.model.micro_batch_size));
+  const GroupPlan plan = parse_group_plan(plan_document, problem);
+  json out = {{"problem", problem.name}};
   if (is_pipeline(plan)) {
-    out.update(report_to_json(report_plan(pipeline, to_pipeline_plan(plan)), parsed.problem));
+    CostModel pipeline(problem);
+    pipeline.copy_objective_from(file_model);
+    out.update(report_to_json(report_plan(pipeline, to_pipeline_plan(plan), problem), problem));
   } else {
-    CostModel grouped(parsed.problem, layout_of(plan));
-    grouped.set_references(pipeline.t_ref_s(), pipeline.e_ref_j());
-    out.update(report_to_json(report_plan(grouped, device_plan(plan)), parsed.problem));
+    CostModel grouped(problem, layout_of(plan));
+    grouped.copy_objective_from(file_model);
+    out.update(report_to_json(report_plan(grouped, device_plan(plan), problem), problem));
   }
-  add_objective_settings(out, parsed.problem, refs);
-  add_warnings(out, parsed.warnings);
+  add_objective_settings(out, problem, refs);
+  add_micro_batch(out, problem);
+  add_warnings(out, warnings);
   return out;
 }
 
@@ -57,7 +85,9 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   FieldReader r;
   SolveOptions out;
   if (options.is_null()) return out;
-  if (!r.open_object(options, "options", {"method", "seed", "lambda", "time_limit_s", "max_nodes", "stage_count", "parallelism"}))
+  if (!r.open_object(options, "options",
+                     {"method", "seed", "lambda", "weights", "time_limit_s", "max_nodes", "stage_count", "parallelism",
+                      "micro_batch_size"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -78,23 +108,31 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
     else if (*parallelism == "pipeline") out.parallelism = Parallelism::pipeline;
     else r.error("options.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
   }
+  if (options.contains("weights") && !options["weights"].is_null()) {
+    out.weights = read_weights(r, options, "options");  // the file's rules, named under options
+  }
+  if (auto mode = r.string(options, "options", "micro_batch_size", false)) {
+    if (*mode == "auto") out.micro_batch_auto = true;
+    else if (*mode == "fixed") out.micro_batch_auto = false;
+    else r.error("options.micro_batch_size", "must be \"fixed\" or \"auto\", got " + FieldReader::describe(*mode));
+  }
   if (!r.errors().empty()) throw InputError(r.errors());
   return out;
 }
 
 json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
                           const std::vector<std::string>& warnings) {
-  const Problem& problem = prepared.problem;
+  // "auto" may have chosen another u than the file's.
+  const Problem problem = with_micro_batch_size(prepared.problem, r.micro_batch_size);
+  const bool other_u = problem.model.micro_batch_size != prepared.problem.model.micro_batch_size;
   // A hybrid search's plan indexes its own layout's groups: figure it on that
   // layout's model, with the prepared objective settings.
-  std::optional<CostModel> grouped;
-  if (!r.layout.empty()) {
-    grouped.emplace(problem, r.layout);
-    grouped->set_lambda(prepared.model.lambda());
-    grouped->set_references(prepared.model.t_ref_s(), prepared.model.e_ref_j());
-  }
-  const CostModel& model = grouped ? *grouped : prepared.model;
-  const PlanReport report = report_plan(model, r.plan);
+  std::optional<CostModel> own_model;
+  if (!r.layout.empty()) own_model.emplace(problem, r.layout);
+  else if (other_u) own_model.emplace(problem);
+  if (own_model) own_model->copy_objective_from(prepared.model);
+  const CostModel& model = own_model ? *own_model : prepared.model;
+  const PlanReport report = report_plan(model, r.plan, problem);
   const GroupPlan plan = r.layout.empty() ? to_group_plan(r.plan) : to_group_plan(r.plan, r.layout);
   json out = {{"method", r.method}, {"problem", problem.name}};
   out["stages"] = plan_to_json(plan, problem)["stages"];
@@ -119,7 +157,11 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["layouts_tried"] = r.layouts_tried;
   }
   if (r.optimal) out["optimal"] = *r.optimal;
-  if (r.layout.empty() && problem.search.parallelism != Parallelism::hybrid) {
+  if (r.lower_bound) {
+    // "auto": a bound over every micro-batch size, from the search itself.
+    out["lower_bound"] = *r.lower_bound;
+    if (r.cost.feasible && r.gap) out["gap"] = *r.gap;
+  } else if (r.layout.empty() && problem.search.parallelism != Parallelism::hybrid) {
     // Every method's plan with a proven lower bound and its gap (README, "The
     // certificate"); exact's own proof tightens it.
     const Certificate certificate = certify(prepared.model, r);
@@ -136,6 +178,12 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["bound_history"] = history;  // [elapsed_ms, lower_bound] pairs
   }
   out["micro_batches"] = problem.model.micro_batches();
+  add_micro_batch(out, problem);
+  if (problem.search.micro_batch_auto) {
+    out["micro_batch_sizes_planned"] = r.micro_batch_sizes_planned;
+    out["micro_batch_sizes_pruned"] = r.micro_batch_sizes_pruned;
+  }
+  add_practical_figures(out, report, problem);
   out["stage_metrics"] = stage_reports_to_json(report, problem);
   add_warnings(out, warnings);
   return out;
@@ -157,6 +205,8 @@ json progress_to_json(const Progress& progress, const Problem& problem) {
     out["stages"] = plan_to_json(plan, problem)["stages"];
     out["iteration_ms"] = progress.best_cost.iteration_s * 1000.0;
     out["energy_j"] = progress.best_cost.energy_j;
+    out["carbon_g"] = progress.best_cost.carbon_g;
+    out["cost"] = progress.best_cost.cost;
     out["objective"] = progress.best_cost.objective;
   }
   if (progress.nodes) out["nodes"] = *progress.nodes;

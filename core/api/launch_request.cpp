@@ -158,7 +158,10 @@ json launch_request(const std::string& problem_text, const std::string& plan_tex
   LaunchInputs in;
   in.problem_text = problem_text;
   in.problem = parse_problem_text(problem_text).problem;
-  in.plan = parse_group_plan(parse_json_text(plan_text, "plan"), in.problem);
+  const nlohmann::json plan_document = parse_json_text(plan_text, "plan");
+  // A plan at the u "auto" chose runs at that u.
+  if (const std::int64_t u = parse_plan_micro_batch_size(plan_document, in.problem)) in.problem.model.micro_batch_size = u;
+  in.plan = parse_group_plan(plan_document, in.problem);
   in.map = build_rank_map(in.problem, in.plan);
 
   json out = {{"problem", in.problem.name}, {"target", target}};

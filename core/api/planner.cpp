@@ -1,5 +1,6 @@
 #include "api/planner.hpp"
 
+#include "api/micro_batch_search.hpp"
 #include "search/baselines.hpp"
 #include "search/brute_force.hpp"
 #include "search/exact.hpp"
@@ -65,6 +66,14 @@ bool any_feasible_hybrid_plan(const Problem& problem, const CostModel& pipeline)
   return any_feasible_layout(space, space.starting_choices(HybridSettings{}.enumerate_up_to));
 }
 
+}  // namespace
+
+bool some_plan_fits(const Problem& problem, const CostModel& pipeline) {
+  return any_feasible_plan(pipeline) || any_feasible_hybrid_plan(problem, pipeline);
+}
+
+namespace {
+
 constexpr Method kMethods[] = {Method::memetic, Method::exact,          Method::brute_force,
                                Method::metis,   Method::metis_improved, Method::uniform};
 }
@@ -99,7 +108,9 @@ bool honours_stage_count(Method method) {
 
 Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.seed) problem.search.seed = *options.seed;
-  if (options.lambda) problem.objective.lambda = *options.lambda;
+  if (options.lambda) problem.objective.lambda = *options.lambda, problem.objective.weights.reset();
+  if (options.weights) problem.objective.weights = *options.weights;
+  if (options.micro_batch_auto) problem.search.micro_batch_auto = *options.micro_batch_auto;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
   if (options.parallelism) problem.search.parallelism = *options.parallelism;
   return problem;
@@ -115,12 +126,23 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
   CostModel model(pr);
   References refs = apply_references(pr, model);
   if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
-  if (!any_feasible_plan(model) && !any_feasible_hybrid_plan(pr, model))
+  if (!some_plan_fits(pr, model) && !(pr.search.micro_batch_auto && any_micro_batch_fits(pr, options)))
     throw PlanningError(infeasibility_reason(model, pr));
   return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
 }
 
+Problem with_micro_batch_size(Problem problem, std::int64_t u) {
+  if (u > 0) problem.model.micro_batch_size = u;
+  return problem;
+}
+
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options, const ProgressCallback& progress) {
+  if (prepared.problem.search.micro_batch_auto) return run_micro_batch_search(prepared, options, progress);
+  return run_method_at_fixed_micro_batch(prepared, options, progress);
+}
+
+SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
+                                            const ProgressCallback& progress) {
   const CostModel& model = prepared.model;
   Stopwatch clock;
   SolveResult result;

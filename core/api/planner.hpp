@@ -30,6 +30,8 @@ struct SolveOptions {
   // brute-force honour it, the baselines choose their own and refuse it.
   std::optional<int> stage_count;
   std::optional<Parallelism> parallelism;  // overrides search.parallelism
+  std::optional<ObjectiveWeights> weights; // overrides objective.weights (and lambda); lambda wins over the file's weights
+  std::optional<bool> micro_batch_auto;    // overrides search.micro_batch_size ("auto" = true)
 };
 
 // Whether the method can be held to a fixed stage count.
@@ -53,7 +55,18 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options,
                        const ProgressCallback& progress = {});
 
+// Some plan of the problem's plan space (pipeline, or hybrid when it says so)
+// fits in memory; `pipeline` is the problem's model, with any stage count range.
+bool some_plan_fits(const Problem& problem, const CostModel& pipeline);
+
 // The problem with the options' overrides applied.
 Problem with_overrides(Problem problem, const SolveOptions& options);
+
+// The problem at micro-batch size u (a divisor of B; 0 or the problem's own: unchanged).
+Problem with_micro_batch_size(Problem problem, std::int64_t u);
+
+// The method on the prepared problem as it is, at its own micro-batch size.
+SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
+                                            const ProgressCallback& progress = {});
 
 }  // namespace geotrain

@@ -38,6 +38,8 @@ const char* kUsage =
     "  geotrain solve PROBLEM.json [--method M] [--seed N] [--lambda X] [--time-limit S] [--max-nodes N]\n"
     "                  [--stage-count K]   K: exactly K stages (memetic, exact, brute-force)\n"
     "                  [--parallelism pipeline|hybrid]   overrides search.parallelism\n"
+    "                  [--weights time=X,energy=X,carbon=X,cost=X]   overrides objective.weights (and lambda)\n"
+    "                  [--micro-batch-size fixed|auto]   overrides search.micro_batch_size\n"
     "                  [--launch]          add the plan's launch bundle (as geotrain launch --target all)\n"
     "  geotrain launch PROBLEM.json PLAN.json [--target megatron|torch|deepspeed|all]\n"
     "                  rank map, engine arguments, torchrun lines and scripts that run the plan\n"
@@ -134,6 +136,23 @@ int run_evaluate(const std::vector<std::string>& args) {
   return print(geotrain::evaluate_request(problem, plan));
 }
 
+// "time=0.5,carbon=0.5" -> {"time": 0.5, "carbon": 0.5}; the planner checks the rest.
+nlohmann::json parse_weights(const std::string& flag, const std::string& text) {
+  nlohmann::json weights = nlohmann::json::object();
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    if (eq == std::string::npos || (key != "time" && key != "energy" && key != "carbon" && key != "cost"))
+      throw UsageError(flag + ": each item is time=X, energy=X, carbon=X or cost=X, got '" + item + "'");
+    weights[key] = parse_number(flag + " " + key, item.substr(eq + 1));
+    if (comma == std::string::npos) return weights;
+    start = comma + 1;
+  }
+}
+
 int run_solve(const std::vector<std::string>& args) {
   std::string problem_path;
   bool with_launch = false;
@@ -160,6 +179,8 @@ int run_solve(const std::vector<std::string>& args) {
     } else if (flag == "--lambda") options["lambda"] = parse_number(flag, value);
     else if (flag == "--time-limit") options["time_limit_s"] = parse_number(flag, value);
     else if (flag == "--parallelism") options["parallelism"] = value;
+    else if (flag == "--weights") options["weights"] = parse_weights(flag, value);
+    else if (flag == "--micro-batch-size") options["micro_batch_size"] = value;
     else throw UsageError("unknown option " + flag);
   }
   if (problem_path.empty()) throw UsageError("solve needs PROBLEM.json");

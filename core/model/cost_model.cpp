@@ -21,7 +21,7 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vect
   num_gpus_ = static_cast<int>(layout_.size());
   num_layers_ = static_cast<int>(m.num_layers);
   micro_batches_ = static_cast<double>(m.micro_batches());
-  lambda_ = problem.objective.lambda;
+  weights_ = problem.objective.effective_weights();
 
   const double H = static_cast<double>(m.hidden_size), T = static_cast<double>(m.seq_length);
   const double V = static_cast<double>(m.vocab_size), u = static_cast<double>(m.micro_batch_size);
@@ -50,6 +50,9 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vect
   }
   if (problem.objective.t_ref_ms && problem.objective.e_ref_j)
     set_references(*problem.objective.t_ref_ms / 1000.0, *problem.objective.e_ref_j);
+  if (problem.objective.c_ref_g) c_ref_g_ = *problem.objective.c_ref_g;
+  if (problem.objective.m_ref) m_ref_ = *problem.objective.m_ref;
+  refresh_bound_powers();
 }
 
 namespace {
@@ -117,10 +120,13 @@ void CostModel::add_device(const Problem& problem, const DeviceGroup& group,
 
   // A shard computes for comp_qj = comp_q * slowest / F_j of the stage's comp_q.
   double active_extra_w = 0;
+  std::vector<double> shard_share(static_cast<std::size_t>(group.size()));
   for (int k = 0; k < group.size(); ++k) {
     const Gpu& g = problem.gpus[static_cast<std::size_t>(group.gpus[k])];
-    active_extra_w += slowest_flops / shard_flops[k / t] * (g.active_w - g.idle_w);
+    shard_share[k] = slowest_flops / shard_flops[k / t];
+    active_extra_w += shard_share[k] * (g.active_w - g.idle_w);
   }
+  add_device_prices(problem, group, shard_share);
   idle_w_.push_back(idle_w);
   active_extra_w_.push_back(active_extra_w);
   memory_limit_bytes_.push_back(memory_limit);
@@ -142,6 +148,60 @@ void CostModel::add_device(const Problem& problem, const DeviceGroup& group,
   sync_ring_begin_.push_back(static_cast<int>(sync_rings_.size()));
 }
 
+// objectives.md: E_g = T P_idle + M (P_act - P_idle) comp_g on each GPU g, its
+// facility energy E_g pue, and of that carbon (intensity) and money (price),
+// per kWh = 3.6e6 J; rent adds price_per_hour for the whole T_iter.
+void CostModel::add_device_prices(const Problem& problem, const DeviceGroup& group,
+                                  const std::vector<double>& shard_share) {
+  double carbon_idle = 0, carbon_active = 0, money_idle = 0, money_active = 0;
+  for (int k = 0; k < group.size(); ++k) {
+    const Gpu& g = problem.gpus[static_cast<std::size_t>(group.gpus[k])];
+    const SiteFigures site = problem.site_figures(g.site);
+    const double carbon_g_per_j = site.pue * site.carbon_g_per_kwh / 3.6e6;
+    const double money_per_j = site.pue * site.price_per_kwh / 3.6e6;
+    carbon_idle += g.idle_w * carbon_g_per_j;
+    carbon_active += shard_share[k] * (g.active_w - g.idle_w) * carbon_g_per_j;
+    money_idle += g.idle_w * money_per_j + g.price_per_hour / 3600.0;
+    money_active += shard_share[k] * (g.active_w - g.idle_w) * money_per_j;
+  }
+  carbon_idle_g_per_s_.push_back(carbon_idle);
+  carbon_active_g_per_s_.push_back(carbon_active);
+  money_idle_per_s_.push_back(money_idle);
+  money_active_per_s_.push_back(money_active);
+  if (carbon_idle > 0 || carbon_active > 0 || money_idle > 0 || money_active > 0) has_prices_ = true;
+}
+
+void CostModel::refresh_bound_powers() {
+  const std::size_t n = idle_w_.size();
+  bound_idle_w_.assign(n, 0.0);
+  bound_active_extra_w_.assign(n, 0.0);
+  const ObjectiveWeights& w = weights_;
+  const bool priced_terms = has_prices_ && (w.carbon > 0 || w.cost > 0);
+  // With an energy weight the other terms are expressed in its joules;
+  // without one, the sum is in objective units directly.
+  bound_energy_weight_ = priced_terms && !(w.energy > 0) ? 1.0 : w.energy;
+  bound_energy_ref_ = priced_terms && !(w.energy > 0) ? 1.0 : e_ref_j_;
+  const double energy_part = priced_terms && !(w.energy > 0) ? 0.0 : 1.0;
+  const double scale = priced_terms ? bound_energy_ref_ / bound_energy_weight_ : 1.0;
+  for (std::size_t g = 0; g < n; ++g) {
+    const int v = static_cast<int>(g);
+    // As the searches always wrote it: (P_idle + extra) - P_idle.
+    bound_idle_w_[g] = idle_w_[g];
+    bound_active_extra_w_[g] = active_w(v) - idle_w(v);
+    if (!priced_terms) continue;
+    bound_idle_w_[g] = energy_part * bound_idle_w_[g] +
+                       scale * (w.carbon * carbon_idle_g_per_s_[g] / c_ref_g_ + w.cost * money_idle_per_s_[g] / m_ref_);
+    bound_active_extra_w_[g] =
+        energy_part * bound_active_extra_w_[g] +
+        scale * (w.carbon * carbon_active_g_per_s_[g] / c_ref_g_ + w.cost * money_active_per_s_[g] / m_ref_);
+  }
+}
+
+void CostModel::set_weights(const ObjectiveWeights& weights) {
+  weights_ = weights;
+  refresh_bound_powers();
+}
+
 double CostModel::data_parallel_sync_s(int gpu, int layers, bool last) const noexcept {
   const int begin = sync_ring_begin_[gpu], end = sync_ring_begin_[gpu + 1];
   if (begin == end) return 0.0;
@@ -154,6 +214,13 @@ double CostModel::data_parallel_sync_s(int gpu, int layers, bool last) const noe
 void CostModel::set_references(double t_ref_s, double e_ref_j) {
   t_ref_s_ = t_ref_s;
   e_ref_j_ = e_ref_j;
+  refresh_bound_powers();
+}
+
+void CostModel::set_references(double t_ref_s, double e_ref_j, double c_ref_g, double m_ref) {
+  c_ref_g_ = c_ref_g;
+  m_ref_ = m_ref;
+  set_references(t_ref_s, e_ref_j);
 }
 
 void CostModel::set_stage_count_range(int fewest, int most) {
@@ -177,9 +244,11 @@ int CostModel::max_layers(int gpu, int stage_count, bool last) const {
 // groups have (tensor traffic, per-device memory, gradient sync); on one-GPU
 // devices those terms are exact zeros and the same memory figures, so both
 // instantiations agree bit for bit there, and the paper's space pays nothing.
-template <bool kGroups, typename StageAt>
+// kPriced adds carbon and money, for problems with such figures only.
+template <bool kGroups, bool kPriced, typename StageAt>
 static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt stage) noexcept {
   double sum_tau = 0, max_tau = -1, idle_w = 0, active_energy = 0, max_sync = 0;
+  double carbon_idle = 0, carbon_active = 0, money_idle = 0, money_active = 0;
   int bottleneck = 0;
   bool feasible = cm.allows_stage_count(count);
   const double layer_bytes = cm.layer_memory_bytes(count);
@@ -200,6 +269,10 @@ static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt s
     if (tau > max_tau) max_tau = tau, bottleneck = q;
     idle_w += cm.idle_w(gpu);
     active_energy += cm.active_extra_w(gpu) * comp;
+    if (kPriced) {
+      carbon_idle += cm.carbon_idle_g_per_s(gpu), carbon_active += cm.carbon_active_g_per_s(gpu) * comp;
+      money_idle += cm.money_idle_per_s(gpu), money_active += cm.money_active_per_s(gpu) * comp;
+    }
     if (kGroups) max_sync = std::max(max_sync, cm.data_parallel_sync_s(gpu, layers, last));
     feasible = feasible && bytes <= cm.memory_limit_bytes(gpu);
     prev_gpu = gpu;
@@ -209,15 +282,28 @@ static inline PlanCost evaluate_stages(const CostModel& cm, int count, StageAt s
   cost.iteration_s = sum_tau + (cm.micro_batches() - 1.0) * max_tau;
   if (kGroups) cost.iteration_s += max_sync;  // after the pipeline drains, all stages at once
   cost.energy_j = cost.iteration_s * idle_w + cm.micro_batches() * active_energy;
-  cost.objective = cm.objective(cost.iteration_s, cost.energy_j);
+  if (kPriced) {
+    cost.carbon_g = cost.iteration_s * carbon_idle + cm.micro_batches() * carbon_active;
+    cost.cost = cost.iteration_s * money_idle + cm.micro_batches() * money_active;
+    cost.objective = cm.objective(cost.iteration_s, cost.energy_j, cost.carbon_g, cost.cost);
+  } else {
+    cost.objective = cm.objective(cost.iteration_s, cost.energy_j);
+  }
   cost.feasible = feasible;
   cost.bottleneck = bottleneck;
   return cost;
 }
 
+template <typename StageAt>
+PlanCost CostModel::dispatch(int count, StageAt stage) const noexcept {
+  if (has_prices_)
+    return has_groups_ ? evaluate_stages<true, true>(*this, count, stage) : evaluate_stages<false, true>(*this, count, stage);
+  return has_groups_ ? evaluate_stages<true, false>(*this, count, stage) : evaluate_stages<false, false>(*this, count, stage);
+}
+
 PlanCost CostModel::evaluate(const Stage* stages, int count) const noexcept {
   const auto stage = [stages](int q) { return std::pair<int, int>(stages[q].gpu, stages[q].layers); };
-  return has_groups_ ? evaluate_stages<true>(*this, count, stage) : evaluate_stages<false>(*this, count, stage);
+  return dispatch(count, stage);
 }
 
 PlanCost CostModel::evaluate_genes(const int* genes) const noexcept {
@@ -231,7 +317,7 @@ PlanCost CostModel::evaluate_genes(const int* genes) const noexcept {
     while (cursor < L && genes[cursor] == gpu) ++cursor;
     return std::pair<int, int>(gpu, cursor - start);
   };
-  return has_groups_ ? evaluate_stages<true>(*this, count, stage) : evaluate_stages<false>(*this, count, stage);
+  return dispatch(count, stage);
 }
 
 }  // namespace geotrain

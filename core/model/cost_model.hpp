@@ -22,7 +22,9 @@ namespace geotrain {
 struct PlanCost {
   double iteration_s = 0;  // T_iter
   double energy_j = 0;     // E_iter
-  double objective = 0;    // lambda * T/T_ref + (1 - lambda) * E/E_ref
+  double carbon_g = 0;     // C_iter: facility energy times its sites' grid intensity (objectives.md)
+  double cost = 0;         // M_iter: facility energy times its sites' price, plus the GPUs' rent
+  double objective = 0;    // wt T/T_ref + we E/E_ref + wc C/C_ref + wm M/M_ref
   bool feasible = false;   // every stage fits its GPU's memory
   int bottleneck = 0;      // stage with the largest tau_q (first of equals)
 };
@@ -37,13 +39,25 @@ class CostModel {
   // hybrid search builds a model per candidate layout and resolves once.
   CostModel(const Problem& problem, GroupLayout layout, const std::vector<std::optional<ResolvedLink>>& links);
 
-  // Normalisers of the objective, in seconds and joules; both default to 1
-  // until set (see references.hpp for where the planner takes them from).
+  // Normalisers of the objective, in seconds, joules, grams and money; all
+  // default to 1 until set (see references.hpp for where the planner takes
+  // them from).
   void set_references(double t_ref_s, double e_ref_j);
-  void set_lambda(double lambda) { lambda_ = lambda; }
-  double lambda() const { return lambda_; }
+  void set_references(double t_ref_s, double e_ref_j, double c_ref_g, double m_ref);
+  // lambda is the two-term shorthand: weights {lambda, 1 - lambda, 0, 0}.
+  void set_lambda(double lambda) { set_weights(ObjectiveWeights{lambda, 1.0 - lambda, 0, 0}); }
+  void set_weights(const ObjectiveWeights& weights);
+  const ObjectiveWeights& weights() const { return weights_; }
   double t_ref_s() const { return t_ref_s_; }
   double e_ref_j() const { return e_ref_j_; }
+  double c_ref_g() const { return c_ref_g_; }
+  double m_ref() const { return m_ref_; }
+  // Weights and references together, to give another model of the same
+  // problem (a stage-group layout's) the same objective.
+  void copy_objective_from(const CostModel& other) {
+    set_weights(other.weights_);
+    set_references(other.t_ref_s_, other.e_ref_j_, other.c_ref_g_, other.m_ref_);
+  }
 
   // Stages in pipeline order, over devices; they must be distinct and valid indices.
   PlanCost evaluate(const Stage* stages, int count) const noexcept;
@@ -68,8 +82,32 @@ class CostModel {
     return fewest_stages_ > 1 || most_stages_ < std::min(num_gpus_, num_layers_);
   }
 
+  // Written as the paper's two terms, so that a problem without carbon or
+  // money gives bit for bit the objective it always had.
   double objective(double iteration_s, double energy_j) const noexcept {
-    return lambda_ * iteration_s / t_ref_s_ + (1.0 - lambda_) * energy_j / e_ref_j_;
+    return weights_.time * iteration_s / t_ref_s_ + weights_.energy * energy_j / e_ref_j_;
+  }
+  double objective(double iteration_s, double energy_j, double carbon_g, double cost) const noexcept {
+    return objective(iteration_s, energy_j) + weights_.carbon * carbon_g / c_ref_g_ + weights_.cost * cost / m_ref_;
+  }
+  // Some device emits or costs something: only then are carbon and money computed.
+  bool has_prices() const { return has_prices_; }
+  // Per second of the iteration and per second of compute, what the device
+  // emits (g/s) and costs (money/s), PUE included; rent counts while idle too.
+  double carbon_idle_g_per_s(int gpu) const { return carbon_idle_g_per_s_[gpu]; }
+  double carbon_active_g_per_s(int gpu) const { return carbon_active_g_per_s_[gpu]; }
+  double money_idle_per_s(int gpu) const { return money_idle_per_s_[gpu]; }
+  double money_active_per_s(int gpu) const { return money_active_per_s_[gpu]; }
+
+  // For lower bounds: the objective's non-time terms as one energy-like sum.
+  // bound_objective(T, T * sum bound_idle_w + M * sum bound_active_extra_w * comp)
+  // equals objective(T, E, C, M) of the same plan; the powers are never
+  // negative, so every relaxation of E is one of this too. Without carbon or
+  // money weights they are the plain powers and bound_objective is objective.
+  double bound_idle_w(int gpu) const { return bound_idle_w_[gpu]; }
+  double bound_active_extra_w(int gpu) const { return bound_active_extra_w_[gpu]; }
+  double bound_objective(double iteration_s, double equivalent_j) const noexcept {
+    return weights_.time * iteration_s / t_ref_s_ + bound_energy_weight_ * equivalent_j / bound_energy_ref_;
   }
 
   // Building blocks, exposed for reports, bounds and heuristics. "gpu" below
@@ -120,9 +158,13 @@ class CostModel {
   double micro_batches_ = 1;
   GroupLayout layout_;
   bool has_groups_ = false;
-  double lambda_ = 1;
+  bool has_prices_ = false;
+  ObjectiveWeights weights_;
   double t_ref_s_ = 1;
   double e_ref_j_ = 1;
+  double c_ref_g_ = 1;
+  double m_ref_ = 1;
+  double bound_energy_weight_ = 0, bound_energy_ref_ = 1;
   int fewest_stages_ = 1;
   int most_stages_ = std::numeric_limits<int>::max();
   double activation_bytes_ = 0;        // S = kappa u T H
@@ -132,6 +174,8 @@ class CostModel {
   std::vector<double> layer_compute_s_, head_compute_s_, tensor_layer_s_, idle_w_, active_extra_w_,
       memory_limit_bytes_;
   std::vector<double> device_param_bytes_, device_activation_bytes_, device_head_bytes_;
+  std::vector<double> carbon_idle_g_per_s_, carbon_active_g_per_s_, money_idle_per_s_, money_active_per_s_;
+  std::vector<double> bound_idle_w_, bound_active_extra_w_;
   std::vector<double> send_s_;  // devices x devices, row-major; diagonal 0
   // Gradient sync: X_q = layers * sync_layer_bytes + (last) sync_head_bytes
   // over each of the device's t rings, ring r costing latency + X * per_byte.
@@ -145,6 +189,10 @@ class CostModel {
 
   void add_device(const Problem& problem, const DeviceGroup& group,
                   const std::vector<std::optional<ResolvedLink>>& links);
+  void add_device_prices(const Problem& problem, const DeviceGroup& group, const std::vector<double>& shard_share);
+  void refresh_bound_powers();
+  template <typename StageAt>
+  PlanCost dispatch(int count, StageAt stage) const noexcept;
 };
 
 }  // namespace geotrain

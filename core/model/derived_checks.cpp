@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "model/json_fields.hpp"
+#include "model/objective_json.hpp"
 
 namespace geotrain {
 
@@ -41,6 +42,7 @@ void check_gpu(FieldReader& r, const Gpu& g, const std::string& p) {
   check_range(r, p + ".memory_util", g.memory_util, L::kMinUtil, 1);
   check_power(r, p + ".idle_w", g.idle_w);
   check_power(r, p + ".active_w", g.active_w);
+  check_range(r, p + ".price_per_hour", g.price_per_hour, 0, ObjectiveLimits::kMaxPricePerHour, " per hour");
 }
 
 void check_link(FieldReader& r, const LinkSpec& l, const std::string& p) {
@@ -76,6 +78,10 @@ void check_number_limits(FieldReader& r, const Problem& problem) {
     check_range(r, "objective.t_ref_ms", *problem.objective.t_ref_ms, L::kMinReference, L::kMaxReference, " ms");
   if (problem.objective.e_ref_j)
     check_range(r, "objective.e_ref_j", *problem.objective.e_ref_j, L::kMinReference, L::kMaxReference, " J");
+  if (problem.objective.c_ref_g)
+    check_range(r, "objective.c_ref_g", *problem.objective.c_ref_g, L::kMinReference, L::kMaxReference, " g");
+  if (problem.objective.m_ref)
+    check_range(r, "objective.m_ref", *problem.objective.m_ref, L::kMinReference, L::kMaxReference, "");
   // Within the limits these always hold; checked anyway, as the planner does.
   if (r.error_count() == 0)
     for (const auto& [path, message] : derived_faults(problem)) r.error(path, message);
@@ -146,6 +152,21 @@ std::vector<Fault> derived_faults(const Problem& problem) {
     fail("objective.t_ref_ms", "the time reference or the time term it divides", *t_ref);
   if (e_ref && !(finite_positive(*e_ref) && std::isfinite(max_energy_j / *e_ref)))
     fail("objective.e_ref_j", "the energy reference or the energy term it divides", *e_ref);
+  // Carbon and money (objectives.md) scale the facility energy by at most the
+  // largest PUE times intensity or price, and add at most every GPU's rent.
+  double worst_pue_carbon = 0, worst_pue_price = 0, rent_per_hour = 0;
+  for (const auto& [site, f] : problem.sites)
+    worst_pue_carbon = std::max(worst_pue_carbon, f.pue * f.carbon_g_per_kwh),
+    worst_pue_price = std::max(worst_pue_price, f.pue * f.price_per_kwh);
+  for (const Gpu& g : problem.gpus) rent_per_hour += g.price_per_hour;
+  const double max_carbon_g = max_energy_j / 3.6e6 * worst_pue_carbon;
+  const double max_money = max_energy_j / 3.6e6 * worst_pue_price + rent_per_hour * max_iteration_s / 3600.0;
+  const auto& c_ref = problem.objective.c_ref_g;
+  const auto& m_ref = problem.objective.m_ref;
+  if (!std::isfinite(max_carbon_g) || (c_ref && !std::isfinite(max_carbon_g / *c_ref)))
+    fail("sites", "the largest carbon a plan can emit (g), or it over objective.c_ref_g", max_carbon_g);
+  if (!std::isfinite(max_money) || (m_ref && !std::isfinite(max_money / *m_ref)))
+    fail("gpus", "the largest money a plan can cost, or it over objective.m_ref", max_money);
   return errors;
 }
 

@@ -17,6 +17,7 @@ struct Gpu {
   double memory_util = 1;
   double idle_w = 0;
   double active_w = 0;
+  double price_per_hour = 0;  // rental, in the unit of the prices (objectives.md)
 
   // GPUs naming the same node share a machine (stage-groups.md); without a
   // name a GPU is a node of one, named by its id.

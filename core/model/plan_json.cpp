@@ -141,4 +141,16 @@ json plan_to_json(const GroupPlan& plan, const Problem& problem) {
 
 json plan_to_json(const Plan& plan, const Problem& problem) { return plan_to_json(to_group_plan(plan), problem); }
 
+std::int64_t parse_plan_micro_batch_size(const nlohmann::json& document, const Problem& problem) {
+  if (!document.is_object() || !document.contains("micro_batch_size")) return 0;
+  FieldReader r;
+  const std::int64_t B = problem.model.global_batch_size;
+  const auto u = r.integer(document, "plan", "micro_batch_size", false, 1, B);
+  if (u && B % *u != 0)
+    r.error("plan.micro_batch_size", "must divide model.global_batch_size (" + std::to_string(B) + "), got " +
+                                         std::to_string(*u));
+  if (!r.errors().empty()) throw InputError(r.errors());
+  return *u;
+}
+
 }  // namespace geotrain

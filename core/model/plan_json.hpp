@@ -19,6 +19,11 @@ GroupPlan parse_group_plan(const nlohmann::json& document, const Problem& proble
 // The same, for the paper's space: every stage must be one GPU.
 Plan parse_plan(const nlohmann::json& document, const Problem& problem);
 
+// A plan file's own `micro_batch_size` (the u `solve` chose with
+// search.micro_batch_size "auto"), checked to divide the global batch; 0 when
+// the plan has none (then it is at the problem's u).
+std::int64_t parse_plan_micro_batch_size(const nlohmann::json& document, const Problem& problem);
+
 // Single-GPU stages print as {"gpu", "layers"}, as before stage groups.
 nlohmann::json plan_to_json(const GroupPlan& plan, const Problem& problem);
 nlohmann::json plan_to_json(const Plan& plan, const Problem& problem);

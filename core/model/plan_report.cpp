@@ -11,7 +11,7 @@ namespace {
 constexpr double kGiB = 1073741824.0;
 }
 
-PlanReport report_plan(const CostModel& model, const Plan& plan) {
+PlanReport report_plan(const CostModel& model, const Plan& plan, const Problem& problem) {
   PlanReport report;
   report.cost = model.evaluate(plan);
   const int count = static_cast<int>(plan.size());
@@ -34,6 +34,12 @@ PlanReport report_plan(const CostModel& model, const Plan& plan) {
     r.memory_limit_bytes = model.memory_limit_bytes(s.gpu);
     r.energy_j = model.idle_w(s.gpu) * report.cost.iteration_s +
                  model.micro_batches() * model.active_extra_w(s.gpu) * r.compute_s;
+    // objectives.md's F_g, C and M, summed over the stage's GPUs.
+    const SiteFigures site = problem.site_figures(problem.gpus[static_cast<std::size_t>(r.gpu)].site);
+    r.facility_energy_j = r.energy_j * site.pue;
+    r.carbon_g = r.facility_energy_j / 3.6e6 * site.carbon_g_per_kwh;
+    r.electricity_cost = r.facility_energy_j / 3.6e6 * site.price_per_kwh;
+    for (int g : r.gpus) r.rental_cost += problem.gpus[static_cast<std::size_t>(g)].price_per_hour * report.cost.iteration_s / 3600.0;
     report.stages.push_back(r);
   }
   return report;
@@ -79,6 +85,9 @@ json stage_reports_to_json(const PlanReport& report, const Problem& problem) {
               {"memory_gib", r.memory_bytes / kGiB},
               {"memory_limit_gib", r.memory_limit_bytes / kGiB},
               {"energy_j", r.energy_j},
+              {"facility_energy_j", r.facility_energy_j},
+              {"carbon_g", r.carbon_g},
+              {"cost", r.electricity_cost + r.rental_cost},
               {"fits", r.memory_bytes <= r.memory_limit_bytes}};
     s["link_forward"] = q + 1 < count ? link_json(problem, r.gpu, report.stages[q + 1].gpu) : json(nullptr);
     s["link_backward"] = q > 0 ? link_json(problem, r.gpu, report.stages[q - 1].gpu) : json(nullptr);
@@ -100,7 +109,7 @@ json report_to_json(const PlanReport& report, const Problem& problem) {
                   problem.gpus[r.gpu].id.c_str(), r.memory_bytes / kGiB, r.memory_limit_bytes / kGiB);
     violations.push_back(text);
   }
-  return {{"iteration_ms", report.cost.iteration_s * 1000.0},
+  json out = {{"iteration_ms", report.cost.iteration_s * 1000.0},
           {"energy_j", report.cost.energy_j},
           {"objective", report.cost.objective},
           {"feasible", report.cost.feasible},
@@ -111,6 +120,70 @@ json report_to_json(const PlanReport& report, const Problem& problem) {
           {"micro_batches", problem.model.micro_batches()},
           {"stages", stage_reports_to_json(report, problem)},
           {"violations", violations}};
+  add_practical_figures(out, report, problem);
+  return out;
+}
+
+namespace {
+
+struct SiteTotals {
+  std::string site;
+  std::size_t gpus_used = 0;
+  double energy_j = 0, facility_energy_j = 0, carbon_g = 0, electricity_cost = 0, rental_cost = 0;
+};
+
+// One entry per site the plan uses, in the order the problem lists their GPUs.
+std::vector<SiteTotals> site_totals(const PlanReport& report, const Problem& problem) {
+  std::vector<SiteTotals> sites;
+  for (const Gpu& g : problem.gpus)
+    if (std::none_of(sites.begin(), sites.end(), [&](const SiteTotals& s) { return s.site == g.site; }))
+      sites.push_back({g.site});
+  for (const StageReport& r : report.stages) {
+    for (SiteTotals& s : sites) {
+      if (s.site != problem.gpus[static_cast<std::size_t>(r.gpu)].site) continue;
+      s.gpus_used += r.gpus.size();
+      s.energy_j += r.energy_j, s.facility_energy_j += r.facility_energy_j, s.carbon_g += r.carbon_g;
+      s.electricity_cost += r.electricity_cost, s.rental_cost += r.rental_cost;
+    }
+  }
+  sites.erase(std::remove_if(sites.begin(), sites.end(), [](const SiteTotals& s) { return s.gpus_used == 0; }),
+              sites.end());
+  return sites;
+}
+
+}  // namespace
+
+void add_practical_figures(json& out, const PlanReport& report, const Problem& problem) {
+  double facility_j = 0;
+  json sites = json::array();
+  for (const SiteTotals& s : site_totals(report, problem)) {
+    facility_j += s.facility_energy_j;
+    sites.push_back({{"site", s.site},
+                     {"gpus_used", s.gpus_used},
+                     {"energy_j", s.energy_j},
+                     {"facility_energy_j", s.facility_energy_j},
+                     {"carbon_g", s.carbon_g},
+                     {"cost", s.electricity_cost + s.rental_cost},
+                     {"electricity_cost", s.electricity_cost},
+                     {"rental_cost", s.rental_cost}});
+  }
+  out["carbon_g"] = report.cost.carbon_g;
+  out["cost"] = report.cost.cost;
+  out["facility_energy_j"] = facility_j;
+  out["sites"] = std::move(sites);
+  if (!problem.training.iterations) {
+    out["run"] = nullptr;
+    return;
+  }
+  const double n = static_cast<double>(*problem.training.iterations);
+  const double hours = n * report.cost.iteration_s / 3600.0;
+  out["run"] = {{"iterations", *problem.training.iterations},
+                {"hours", hours},
+                {"days", hours / 24.0},
+                {"energy_kwh", n * report.cost.energy_j / 3.6e6},
+                {"facility_energy_kwh", n * facility_j / 3.6e6},
+                {"carbon_kg", n * report.cost.carbon_g / 1000.0},
+                {"cost", n * report.cost.cost}};
 }
 
 }  // namespace geotrain

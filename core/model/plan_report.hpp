@@ -25,6 +25,12 @@ struct StageReport {
   double memory_bytes = 0;          // per GPU of the stage
   double memory_limit_bytes = 0;    // of its tightest GPU
   double energy_j = 0;  // this stage's GPUs' share of E_iter
+  // objectives.md, on the stage's site (a group never spans sites): energy
+  // times PUE, its carbon, and its electricity plus its GPUs' rent.
+  double facility_energy_j = 0;
+  double carbon_g = 0;
+  double electricity_cost = 0;
+  double rental_cost = 0;
 
   int data_parallel() const { return static_cast<int>(gpus.size()) / tensor_parallel; }
 };
@@ -34,11 +40,17 @@ struct PlanReport {
   std::vector<StageReport> stages;
 };
 
-// `plan` is over the model's devices (GPUs, or the groups of its layout).
-PlanReport report_plan(const CostModel& model, const Plan& plan);
+// `plan` is over the model's devices (GPUs, or the groups of its layout), and
+// `model` a model of `problem`.
+PlanReport report_plan(const CostModel& model, const Plan& plan, const Problem& problem);
 
 // {"iteration_ms", "energy_j", "objective", "feasible", "bottleneck_stage",
-//  "gpus_used", "micro_batches", "stages": [...], "violations": [...]}
+//  "gpus_used", "micro_batches", "stages": [...], "violations": [...]}, then
+// the figures of objectives.md: "carbon_g", "cost", "facility_energy_j",
+// "sites" (per site the plan uses) and "run" (totals over
+// training.iterations; null without them).
+// "carbon_g" ... "run" alone, for outputs that print the rest their own way.
+void add_practical_figures(nlohmann::ordered_json& out, const PlanReport& report, const Problem& problem);
 nlohmann::ordered_json report_to_json(const PlanReport& report, const Problem& problem);
 
 // Just the per-stage array of report_to_json.

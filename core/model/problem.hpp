@@ -2,6 +2,7 @@
 // A planning problem: the model, the GPU pool, the network, the objective and
 // the search settings, exactly as a problem file describes them.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,10 +13,34 @@
 
 namespace geotrain {
 
+// The weights of objectives.md: time, energy, carbon and money, each over its reference.
+struct ObjectiveWeights {
+  double time = 1, energy = 0, carbon = 0, cost = 0;
+};
+
 struct Objective {
   double lambda = 1.0;              // weight of time; 1 - lambda weighs energy
+  // When given, replaces lambda (objectives.md); lambda alone is {lambda, 1 - lambda, 0, 0}.
+  std::optional<ObjectiveWeights> weights;
   std::optional<double> t_ref_ms;   // normalisers; filled from a baseline when absent
   std::optional<double> e_ref_j;
+  std::optional<double> c_ref_g;    // grams CO2e
+  std::optional<double> m_ref;      // money, in the unit of the prices
+
+  ObjectiveWeights effective_weights() const {
+    return weights ? *weights : ObjectiveWeights{lambda, 1.0 - lambda, 0, 0};
+  }
+};
+
+// Where a site's energy comes from and what it costs (objectives.md).
+struct SiteFigures {
+  double carbon_g_per_kwh = 0;  // grid carbon intensity
+  double pue = 1;               // facility energy over IT energy
+  double price_per_kwh = 0;     // electricity
+};
+
+struct Training {
+  std::optional<std::int64_t> iterations;  // the run's length, for run totals
 };
 
 // The plan space: the paper's one GPU per stage, or stage groups with tensor
@@ -34,6 +59,8 @@ struct SearchSettings {
   // shift_both_ways a fair coin picks that or the right stage's first layer
   // moving left (not in the paper; finds optima more often, see MEMETIC.md).
   bool shift_both_ways = false;
+  // search.micro_batch_size "auto": also choose u among the divisors of B.
+  bool micro_batch_auto = false;
   double time_limit_s = 120;
   int patience = 100;
   int max_generations = 500;
@@ -49,6 +76,14 @@ struct Problem {
   NetworkSpec network;
   Objective objective;
   SearchSettings search;
+  std::map<std::string, SiteFigures> sites;  // keyed by gpus[].site ("" is the default site)
+  Training training;
+
+  // The figures of a site; the defaults (no carbon, PUE 1, free power) when the file gives none.
+  SiteFigures site_figures(const std::string& site) const {
+    const auto it = sites.find(site);
+    return it == sites.end() ? SiteFigures{} : it->second;
+  }
 };
 
 // Size limits that keep every method's memory and time bounded.

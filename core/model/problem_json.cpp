@@ -10,6 +10,7 @@
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
 #include "model/json_text.hpp"
+#include "model/objective_json.hpp"
 
 namespace geotrain {
 
@@ -77,7 +78,7 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
   Gpu g;
   if (!r.open_object(o, p,
                      {"id", "type", "site", "node", "host", "device", "peak_tflops", "compute_util", "memory_gib",
-                      "memory_util", "idle_w", "active_w", "name", "note"}))
+                      "memory_util", "idle_w", "active_w", "price_per_hour", "name", "note"}))
     return g;
   g.id = r.string(o, p, "id", true).value_or("");
   if (o.contains("id") && o["id"].is_string() && g.id.empty()) r.error(field_path(p, "id"), "must not be empty");
@@ -103,6 +104,7 @@ Gpu read_gpu(FieldReader& r, const json& o, const std::string& p, Precision prec
   fill_from_catalogue(r, o, p, "memory_gib", entry, entry ? entry->memory_gib : 0, g.type, g.memory_gib);
   fill_from_catalogue(r, o, p, "idle_w", entry, entry ? entry->idle_w : 0, g.type, g.idle_w);
   fill_from_catalogue(r, o, p, "active_w", entry, entry ? entry->active_w : 0, g.type, g.active_w);
+  g.price_per_hour = r.number(o, p, "price_per_hour", false, Range::non_negative).value_or(0);
   g.compute_util = r.number(o, p, "compute_util", false, Range::unit_open_closed).value_or(1);
   g.memory_util = r.number(o, p, "memory_util", false, Range::unit_open_closed).value_or(1);
   if ((active_w || g.active_w > 0) && g.active_w < g.idle_w) {
@@ -242,18 +244,6 @@ void check_link_coverage(FieldReader& r, const NetworkSpec& net, const std::vect
     r.error("network", "... and " + std::to_string(missing - kShown) + " more GPU pairs without a link");
 }
 
-Objective read_objective(FieldReader& r, const json& doc) {
-  Objective obj;
-  auto it = doc.find("objective");
-  if (it == doc.end() || it->is_null()) return obj;
-  const std::string p = "objective";
-  if (!r.open_object(*it, p, {"lambda", "t_ref_ms", "e_ref_j"})) return obj;
-  obj.lambda = r.number(*it, p, "lambda", false, Range::unit_closed).value_or(1.0);
-  obj.t_ref_ms = r.number(*it, p, "t_ref_ms", false, Range::positive);
-  obj.e_ref_j = r.number(*it, p, "e_ref_j", false, Range::positive);
-  return obj;
-}
-
 SearchSettings read_search(FieldReader& r, const json& doc) {
   SearchSettings s;
   auto it = doc.find("search");
@@ -261,7 +251,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   const std::string p = "search";
   if (!r.open_object(*it, p,
                      {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift", "parallelism",
-                      "time_limit_s", "patience", "max_generations", "seed"}))
+                      "micro_batch_size", "time_limit_s", "patience", "max_generations", "seed"}))
     return s;
   const json& o = *it;
   s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 10'000).value_or(s.population));
@@ -281,6 +271,12 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
     if (*parallelism == "hybrid") s.parallelism = Parallelism::hybrid;
     else if (*parallelism != "pipeline")
       r.error("search.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
+  }
+  if (auto mode = r.string(o, p, "micro_batch_size", false)) {
+    if (*mode == "auto") s.micro_batch_auto = true;
+    else if (*mode != "fixed")
+      r.error("search.micro_batch_size", "must be \"fixed\" (the model's micro_batch_size) or \"auto\", got " +
+                                             FieldReader::describe(*mode));
   }
   s.time_limit_s = r.number(o, p, "time_limit_s", false, Range::positive).value_or(s.time_limit_s);
   if (s.time_limit_s > 86400) {
@@ -317,7 +313,8 @@ ParsedProblem parse_problem(const json& document) {
   ParsedProblem out;
   Problem& pr = out.problem;
   if (!r.open_object(document, "",
-                     {"name", "description", "story", "model", "gpus", "network", "objective", "search", "version"}))
+                     {"name", "description", "story", "model", "gpus", "network", "objective", "search", "sites",
+                      "training", "version"}))
     throw InputError(r.errors());
   pr.name = r.string(document, "", "name", false).value_or("");
   pr.description = r.string(document, "", "description", false).value_or("");
@@ -327,6 +324,8 @@ ParsedProblem parse_problem(const json& document) {
   pr.network = read_network(r, document, pr.gpus);
   pr.objective = read_objective(r, document);
   pr.search = read_search(r, document);
+  pr.sites = read_sites(r, document, pr.gpus);
+  pr.training = read_training(r, document);
   if (r.errors().empty()) check_link_coverage(r, pr.network, pr.gpus);
   if (r.errors().empty()) check_number_limits(r, pr);  // derived_checks.hpp: finite figures for every plan
   if (!r.errors().empty()) throw InputError(r.errors());
@@ -351,6 +350,7 @@ json problem_to_json(const Problem& pr) {
     j["memory_util"] = g.memory_util;
     j["idle_w"] = g.idle_w;
     j["active_w"] = g.active_w;
+    if (g.price_per_hour > 0) j["price_per_hour"] = g.price_per_hour;
     gpus.push_back(j);
   }
   json network = json::object();
@@ -372,9 +372,7 @@ json problem_to_json(const Problem& pr) {
   if (!site_links.empty()) network["site_links"] = site_links;
   if (!links.empty()) network["links"] = links;
   const auto& m = pr.model;
-  json objective = {{"lambda", pr.objective.lambda}};
-  if (pr.objective.t_ref_ms) objective["t_ref_ms"] = *pr.objective.t_ref_ms;
-  if (pr.objective.e_ref_j) objective["e_ref_j"] = *pr.objective.e_ref_j;
+  const json objective = objective_to_json(pr.objective);
   const auto& s = pr.search;
   json out = {{"name", pr.name}};
   if (!pr.description.empty()) out["description"] = pr.description;
@@ -397,6 +395,9 @@ json problem_to_json(const Problem& pr) {
                    {"patience", s.patience},
                    {"max_generations", s.max_generations},
                    {"seed", s.seed}};
+  if (s.micro_batch_auto) out["search"]["micro_batch_size"] = "auto";
+  if (!pr.sites.empty()) out["sites"] = sites_to_json(pr.sites);
+  if (pr.training.iterations) out["training"] = {{"iterations", *pr.training.iterations}};
   return out;
 }
 

@@ -58,7 +58,7 @@ double bound_with_stages(const CostModel& model, const PoolTables& tables, int s
                                  kth_one_layer_stage_s(tables, blocked, stage_count - 1)});
   const double time_s = sum_s + (M - 1.0) * max_s;
   const double active_j = rest.first_layers_j + curves.extra_j[extra] + rho * rest.min_layer_j;
-  const double bound = model.objective(time_s, time_s * rest.idle_w + M * active_j);
+  const double bound = model.bound_objective(time_s, time_s * rest.idle_w + M * active_j);
   return bound == bound ? bound : 0.0;  // NaN: no claim
 }
 

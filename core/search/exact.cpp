@@ -235,7 +235,7 @@ int BranchAndBound::layer_choices(int q, int gpu, Choice* out) {
   const double inner_links_s = later > 1 ? (later - 1) * level.min_round_trip_s : 0.0;
   const double rho = tables_.head_in_layers, M = model_.micro_batches();
   const double head_s = rho * rest.min_layer_s, head_j = rho * rest.min_layer_j;
-  const double idle_w = p.idle_w + model_.idle_w(gpu) + rest.idle_w;
+  const double idle_w = p.idle_w + model_.bound_idle_w(gpu) + rest.idle_w;
   const int most = std::min(cap_middle_[gpu], left - later), least = std::max(1, left - rest.capacity_layers);
   int count = 0;
   for (int n = least; n <= most; ++n) {
@@ -250,7 +250,7 @@ int BranchAndBound::layer_choices(int q, int gpu, Choice* out) {
                                    rest.min_send_s + curves_.bottleneck_s[extra], rest_tau_sum_s / later});
     const double time_s = sum_s + (M - 1.0) * max_s;
     const double active_j = p.active_j + n * tables_.layer_j[gpu] + rest.first_layers_j + curves_.extra_j[extra] + head_j;
-    const double bound = model_.objective(time_s, time_s * idle_w + M * active_j);
+    const double bound = model_.bound_objective(time_s, time_s * idle_w + M * active_j);
     if (bound < INFINITY) out[count++] = {bound, n};  // also drops NaN, which would break the sort
   }
   return count;
@@ -269,10 +269,10 @@ void BranchAndBound::evaluate_leaves(int q) {
     const double compute_s = left * model_.layer_compute_s(g) + model_.head_compute_s(g);
     const double tau_s = compute_s + joined.backward_s;
     const double time_s = joined.closed_sum_s + tau_s + (M - 1.0) * std::max(joined.closed_max_s, tau_s);
-    const double active_j = p.active_j + (model_.active_w(g) - model_.idle_w(g)) * compute_s;
-    const double idle_w = p.idle_w + model_.idle_w(g);
+    const double active_j = p.active_j + model_.bound_active_extra_w(g) * compute_s;
+    const double idle_w = p.idle_w + model_.bound_idle_w(g);
     ++best_.evaluations;
-    if (!promising(model_.objective(time_s, time_s * idle_w + M * active_j))) continue;
+    if (!promising(model_.bound_objective(time_s, time_s * idle_w + M * active_j))) continue;
     stages_[q] = {g, left};
     offer(stages_);
   }
@@ -335,8 +335,8 @@ void BranchAndBound::place_layers(int q, int layers) {
   next.closed_sum_s = joined.closed_sum_s;
   next.closed_max_s = joined.closed_max_s;
   next.open_tau_s = compute_s + joined.backward_s;
-  next.idle_w = p.idle_w + model_.idle_w(g);
-  next.active_j = p.active_j + (model_.active_w(g) - model_.idle_w(g)) * compute_s;
+  next.idle_w = p.idle_w + model_.bound_idle_w(g);
+  next.active_j = p.active_j + model_.bound_active_extra_w(g) * compute_s;
   next.prev_gpu = g;
   next.layers_left = p.layers_left - layers;
   stages_[q] = {g, layers};

@@ -8,6 +8,11 @@ bool interchangeable(const CostModel& model, int i, int j) {
       model.idle_w(i) != model.idle_w(j) || model.active_w(i) != model.active_w(j) ||
       model.memory_limit_bytes(i) != model.memory_limit_bytes(j))
     return false;
+  // Sites with other carbon or prices, and other rents, make GPUs differ too.
+  if (model.carbon_idle_g_per_s(i) != model.carbon_idle_g_per_s(j) ||
+      model.carbon_active_g_per_s(i) != model.carbon_active_g_per_s(j) ||
+      model.money_idle_per_s(i) != model.money_idle_per_s(j) || model.money_active_per_s(i) != model.money_active_per_s(j))
+    return false;
   if (model.send_s(i, j) != model.send_s(j, i)) return false;
   for (int k = 0; k < model.num_gpus(); ++k) {
     if (k == i || k == j) continue;

@@ -18,8 +18,7 @@ std::unique_ptr<CostModel> LayoutSpace::model(const ShapeChoice& choice) const {
   // that a search of this layout is the pipeline search itself.
   if (is_pipeline(choice)) return std::make_unique<CostModel>(pipeline_);
   auto model = std::make_unique<CostModel>(problem_, layout_of_choice(nodes_, choice), links_);
-  model->set_lambda(pipeline_.lambda());
-  model->set_references(pipeline_.t_ref_s(), pipeline_.e_ref_j());
+  model->copy_objective_from(pipeline_);
   if (pipeline_.fewest_stages() > 1 || pipeline_.most_stages() < std::numeric_limits<int>::max())
     model->set_stage_count_range(pipeline_.fewest_stages(), pipeline_.most_stages());
   return model;

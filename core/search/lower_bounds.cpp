@@ -132,7 +132,7 @@ PoolTables make_pool_tables(const CostModel& model) {
   std::vector<double> memory_desc(n);
   for (int g = 0; g < n; ++g) {
     t.layer_s.push_back(model.layer_compute_s(g));
-    t.layer_j.push_back((model.active_w(g) - model.idle_w(g)) * model.layer_compute_s(g));
+    t.layer_j.push_back(model.bound_active_extra_w(g) * model.layer_compute_s(g));
     double out = INFINITY, second = INFINITY;
     for (int h = 0; h < n; ++h) {
       if (h == g) continue;
@@ -143,7 +143,7 @@ PoolTables make_pool_tables(const CostModel& model) {
     t.min_send_out_s.push_back(out);
     t.stage_fixed_s.push_back(out + std::min(second, model.head_compute_s(g)));
     t.one_layer_stage_s.push_back(t.layer_s[g] + t.stage_fixed_s[g]);
-    t.idle_w.push_back(model.idle_w(g));
+    t.idle_w.push_back(model.bound_idle_w(g));
     memory_desc[g] = -model.memory_limit_bytes(g);
   }
   t.by_layer_s = order_by(t.layer_s);

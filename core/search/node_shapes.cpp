@@ -20,7 +20,7 @@ std::vector<GroupShape> shapes_for(int node_size, std::int64_t micro_batch_size)
 
 // What makes two GPUs interchangeable for the model.
 auto gpu_signature(const Gpu& g) {
-  return std::make_tuple(g.effective_flops(), g.effective_memory_bytes(), g.idle_w, g.active_w);
+  return std::make_tuple(g.effective_flops(), g.effective_memory_bytes(), g.idle_w, g.active_w, g.price_per_hour);
 }
 
 }  // namespace

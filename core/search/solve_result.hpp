@@ -31,6 +31,12 @@ struct SolveResult {
   };
   std::vector<BoundPoint> bound_history;
   int layouts_tried = 0;         // hybrid searches: stage-group layouts planned
+  // search.micro_batch_size "auto" (objectives.md): the u of the plan (0: the
+  // problem's own), how many u were planned and how many a bound ruled out,
+  // and a lower bound over every u (the certificate of the whole choice).
+  std::int64_t micro_batch_size = 0;
+  int micro_batch_sizes_planned = 0, micro_batch_sizes_pruned = 0;
+  std::optional<double> lower_bound;
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
 };
 
