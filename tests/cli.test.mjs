@@ -213,6 +213,19 @@ test('catalogue and help exit 0', () => {
   assert.match(h.stdout, /geotrain solve PROBLEM\.json/);
 });
 
+test('catalogue --regions lists sourced, representative site figures; GPU entries carry prices', () => {
+  const r = run(['catalogue', '--regions']);
+  assert.equal(r.code, 0, r.stderr);
+  const regions = JSON.parse(r.stdout);
+  const virginia = regions.find((e) => e.region === 'aws:us-east-1');
+  assert.deepEqual(Object.keys(virginia),
+    ['region', 'name', 'country', 'carbon_g_per_kwh', 'pue', 'price_per_kwh', 'source', 'year']);
+  assert.ok(regions.every((e) => e.source.includes('not live') && e.year >= 2019 && e.year <= 2026));
+  const gpus = JSON.parse(run(['catalogue']).stdout);
+  assert.ok(gpus.every((e) => e.price_per_hour >= 0 && e.price_source.length > 0));
+  assert.equal(run(['catalogue', '--bogus']).code, 2);
+});
+
 // ---- Hostile numbers (issue 13) --------------------------------------------------------
 
 test('numbers beyond their limits exit 1 at once, naming the field and the limit', () => {

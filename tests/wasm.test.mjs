@@ -56,6 +56,13 @@ for (const file of examples) {
   });
 }
 
+test('catalogue() and regions() equal the CLI\'s catalogue and catalogue --regions', () => {
+  assert.deepEqual(JSON.parse(module.catalogue()), runCli(['catalogue']));
+  const regions = JSON.parse(module.regions());
+  assert.deepEqual(regions, runCli(['catalogue', '--regions']));
+  assert.ok(regions.some((r) => r.region === 'aws:us-east-1' && r.pue === 1.15));
+});
+
 test('bad input comes back as an error document naming the field', () => {
   const bad = JSON.parse(module.validate('{"model": {"hidden_size": -1}, "gpus": []}'));
   assert.equal(bad.error.kind, 'input');
