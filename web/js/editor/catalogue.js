@@ -33,9 +33,9 @@ export function gpuDefault(problem, catalogue, path) {
 }
 
 // The catalogue's rental price (USD per hour) for a GPU's type: a suggestion only, since the
-// planner costs an empty price_per_hour as $0/h. undefined when the type has none.
+// planner costs an empty price_per_hour as $0/h. undefined when the type has none (or lists 0).
 export function cataloguePrice(catalogue, gpu) {
   if (!isPlainObject(gpu)) return undefined;
   const price = findEntry(catalogue, gpu.type)?.price_per_hour;
-  return Number.isFinite(price) ? price : undefined;
+  return Number.isFinite(price) && price > 0 ? price : undefined;  // 0: no rental price listed
 }

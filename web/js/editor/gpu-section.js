@@ -163,7 +163,8 @@ export function createGpuSection(ctx) {
     const path = `gpus[${index}].price_per_hour`;
     const input = boundInput(ctx, { path, label: `Price per hour of GPU ${index + 1}`, placeholder: '0' });
     const price = cataloguePrice(ctx.catalogue(), gpu);
-    if (!Number.isFinite(price)) return h('td', { dataset: { errorHost: '' } }, input);
+    // No button when there is no price to suggest, or the row already has that price.
+    if (!Number.isFinite(price) || gpu.price_per_hour === price) return h('td', { dataset: { errorHost: '' } }, input);
     const suggest = h('button', {
       type: 'button', class: 'small suggest', text: `$${formatNumber(price)}`,
       title: `Catalogue price of ${gpu.type}: $${formatNumber(price)} per hour`,

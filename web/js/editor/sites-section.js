@@ -79,7 +79,8 @@ export function createSitesSection(ctx) {
       notes.delete(site);
       ctx.store.edit((copy) => writeSiteField(copy, site, key, parseFieldText(input.value)), ctx.source);
     });
-    return h('td', { dataset: { errorHost: '' } }, input);
+    // data-label: the column's name, shown above the input when a phone stacks the row.
+    return h('td', { dataset: { errorHost: '', label: `${label} (${unit})` } }, input);
   }
 
   function regionCell(site) {
@@ -102,14 +103,14 @@ export function createSitesSection(ctx) {
       }, ctx.source);
       redraw();
     });
-    return h('td', {}, select);
+    return h('td', { class: 'site-suggestion' }, select);
   }
 
   // After a pick: which region, and a button per typed figure it did not replace.
   function noteRow(site) {
     const note = notes.get(site);
     if (!note) return null;
-    const source = [note.region.source, note.region.year].filter(Boolean).join(', ');
+    const year = Number.isFinite(note.region.year) ? ` (${note.region.year} figures)` : '';
     const offers = note.kept.map(([key, value]) => {
       const [, label, unit] = SITE_FIELDS.find(([k]) => k === key);
       const button = h('button', { type: 'button', class: 'small', text: `Use ${formatNumber(value)} ${unit}`,
@@ -122,10 +123,11 @@ export function createSitesSection(ctx) {
       });
       return button;
     });
-    const text = `${note.region.name ?? note.region.region}${source ? ` (${source})` : ''}: ` +
+    const text = `${note.region.name ?? note.region.region}${year}: ` +
       (note.kept.length ? 'kept the figures you typed; ' : 'filled the empty figures.');
+    // The sources are long: they show on hover (and to screen readers) rather than in the row.
     return h('tr', { class: 'site-note' }, h('td', { colspan: String(SITE_FIELDS.length + 2) },
-      h('span', { class: 'hint', text }), ...offers));
+      h('span', { class: 'hint', text, title: note.region.source || undefined }), ...offers));
   }
 
   // Site keys no GPU uses: the planner refuses them; one click removes them.

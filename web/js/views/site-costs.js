@@ -8,7 +8,7 @@ import {colourScheme} from './colours.js';
 import {formatEnergy, formatKwh, formatCarbonG, formatMoney, formatNumber, siteLabel, plural, isError,
         noPlanMessage} from './format.js';
 
-const MIN_WIDTH = 340;
+const MIN_WIDTH = 280;
 const MAX_WIDTH = 900;
 const ROW_H = 62;
 const BAR_H = 24;
@@ -90,10 +90,14 @@ function metricRow(metric, sites, colours, width, top) {
     // The site's share inside its part of the bar when it fits.
     const share = `${formatNumber((siteTotal / metric.total) * 100, 0)} %`;
     const text = `${siteLabel(site.site)} ${share}`;
-    const room = solidEnd - siteX;
-    const shown = textWidth(text, 11) + 8 <= room ? text : textWidth(share, 11) + 6 <= room ? share : '';
-    if (shown) {
-      g.appendChild(el('text', {x: round2(siteX + 4), y: barTop + BAR_H / 2 + 4, class: 'gt-sc-share'}, shown));
+    // On the solid part in white; when that is too narrow (a cost that is mostly rent), on the
+    // pale part in dark text.
+    const fit = (room) => (textWidth(text, 11) + 8 <= room ? text : textWidth(share, 11) + 6 <= room ? share : '');
+    const onSolid = fit(solidEnd - siteX);
+    const onPale = onSolid ? '' : fit(x - solidEnd);
+    if (onSolid || onPale) {
+      g.appendChild(el('text', {x: round2((onSolid ? siteX : solidEnd) + 4), y: barTop + BAR_H / 2 + 4,
+                                class: onSolid ? 'gt-sc-share' : 'gt-sc-share is-dark'}, onSolid || onPale));
     }
   }
   return g;
