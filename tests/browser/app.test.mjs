@@ -167,7 +167,7 @@ test('edits GPUs, the site matrix, link overrides, lambda and presets', async ()
   assert.equal(await page.getAttribute('[aria-label="Bandwidth from site-b to site-a (Gbps)"]', 'placeholder'), '10', 'the other direction inherits inter_site');
 
   await page.click('#tab-objective');
-  await page.locator('input[type="range"]').fill('0.25');
+  await page.getByRole('slider', { name: /^Trade-off λ/ }).fill('0.25');  // beside the four weight sliders (issue 11)
   await page.click('#tab-model');
   await page.selectOption('#model-preset', { label: 'Paper: real training (fp32)' });
   problem = await problemIn(page);
