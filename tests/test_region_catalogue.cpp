@@ -157,6 +157,10 @@ TEST(GpuCataloguePrices, AreNeverFilledIntoAProblem) {
   const nlohmann::ordered_json validated = validate_request(problem)["problem"];
   EXPECT_DOUBLE_EQ(validated["gpus"][0].value("price_per_hour", 0.0), 0.0);
   EXPECT_GT(validated["gpus"][0]["peak_tflops"].get<double>(), 0);  // the catalogue did fill the rest
+  // And a plan on it costs nothing: no rent (the catalogue's 12.29 USD/h unused) and no electricity price.
+  const nlohmann::ordered_json report = evaluate_request(problem, R"({"stages": [{"gpu": "g0", "layers": 2}]})");
+  ASSERT_TRUE(report.contains("cost")) << report.dump();
+  EXPECT_DOUBLE_EQ(report["cost"].get<double>(), 0.0);
 }
 
 // The table rows of one "## title" section of CATALOGUE.md, as cells, header rows left out.
