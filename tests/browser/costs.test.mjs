@@ -69,7 +69,14 @@ for (const [name, size] of SIZES) {
     assert.ok(await isFocused(pue));
     assert.equal(await pue.getAttribute('placeholder'), '1');
     assert.deepEqual((await problemIn(page)).sites.A, { carbon_g_per_kwh: 380, price_per_kwh: 0.09 });
-    await pue.pressSequentially('1.1', { delay: 15 });
+    // A PUE below 1: the planner's message lands next to the field it names (sites.A.pue).
+    await pue.pressSequentially('0.5', { delay: 15 });
+    const error = page.locator('td:has([aria-label="PUE of site A (≥ 1)"]) .field-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /1/);
+    assert.equal(await pue.getAttribute('aria-invalid'), 'true');
+    await typeInto(pue, '1.1');
+    await error.waitFor({ state: 'detached' });
 
     const regions = await callModule('regions');
     assert.ok(Array.isArray(regions) && regions.length > 0, 'the module lists regions');
@@ -211,6 +218,8 @@ for (const [name, size] of SIZES) {
     const line = page.locator('#result-run');
     assert.equal(await line.textContent(), `${runTotalsText(plan)} ${runLengthText(plan)}`);
     assert.match(await line.textContent(), /^[\d.,]+ (min|hours|days), [\d.,]+ (Wh|kWh|MWh|GWh) \([\d.,]+ (Wh|kWh|MWh|GWh) with PUE\), [\d.,]+ (g|kg|t) CO2e, \$[\d.,]+(k|M|B)? over 250,000 iterations$/);
+    assert.equal(await page.textContent('#result-carbon-g'), formatCarbonG(plan.carbon_g), 'carbon per iteration beside the energy');
+    assert.equal(await page.textContent('#result-cost'), formatMoney(plan.cost));
     const box = await line.boundingBox();
     const summary = await page.locator('#result-summary').boundingBox();
     assert.ok(box.y < summary.y, 'the totals come above the plan\'s figures');

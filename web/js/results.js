@@ -1,6 +1,7 @@
 // The last plan: its headline figures, the plan views, and the comparison with the baselines.
 import { h } from './dom.js';
 import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
+import { formatCarbonG, formatMoney } from './views/format.js';
 import { drawView } from './views.js';
 import { degreesText, isGroup, stageName } from './views/groups.js';
 import { microBatchText, perIterationText, referencesList, runLengthText, runTotalsText, weightsText } from './run-totals.js';
@@ -102,13 +103,21 @@ export function createResults() {
       origin.hidden = !context;
       const used = result.gpus_used ?? (result.stages || []).length;
       showTotals(totals, result);
-      const extra = [
+      // Carbon and money per iteration next to time and energy when the run totals stand above.
+      const perIteration = (value, format) => (result.run && Number.isFinite(value) && value > 0 ? format(value) : '');
+      const optional = (rows) => rows.filter(([, text]) => text).flatMap(([label, text, id]) => figure(label, text, { id }));
+      const practical = optional([
+        ['Carbon per iteration', perIteration(result.carbon_g, formatCarbonG), 'result-carbon-g'],
+        ['Cost per iteration', perIteration(result.cost, formatMoney), 'result-cost'],
+      ]);
+      const extra = optional([
         ['Micro-batch', microBatchText(result), 'result-micro-batch'],
         ['Weights', weightsText(result), 'result-weights'],
-      ].filter(([, text]) => text).flatMap(([label, text, id]) => figure(label, text, { id }));
+      ]);
       summary.replaceChildren(
         ...figure('Iteration time', formatMs(result.iteration_ms), { id: 'result-iteration-ms', raw: result.iteration_ms }),
         ...figure('Energy per iteration', formatEnergy(result.energy_j), { id: 'result-energy-j', raw: result.energy_j }),
+        ...practical,
         ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
