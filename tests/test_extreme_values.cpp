@@ -46,6 +46,27 @@ json extreme_link(Draw& d) {
           {"util", d.pick({1e-6, 0.5, 1.0})}};
 }
 
+// objectives.md at its limits: site figures, rents, four weights, references,
+// a run length and, in some, the micro-batch size as a decision.
+void add_extreme_prices(Draw& d, json& doc) {
+  for (const auto& g : doc["gpus"]) {
+    const std::string site = g["site"];
+    doc["sites"][site] = {{"carbon_g_per_kwh", d.pick({0.0, 5e-324, 400.0, 1e4})},
+                          {"pue", d.pick({1.0, 1.5, 10.0})},
+                          {"price_per_kwh", d.pick({0.0, 5e-324, 0.2, 1e3})}};
+  }
+  for (auto& g : doc["gpus"]) g["price_per_hour"] = d.pick({0.0, 5e-324, 2.5, 1e6});
+  json weights = {{"time", d.pick({0.0, 1e-6, 1.0, 1e6})}, {"energy", d.pick({0.0, 1.0})},
+                  {"carbon", d.pick({0.0, 1e-6, 1.0, 1e6})}, {"cost", d.pick({0.0, 1.0, 1e6})}};
+  if (weights["time"] == 0 && weights["energy"] == 0 && weights["carbon"] == 0 && weights["cost"] == 0)
+    weights["carbon"] = 1;
+  doc["objective"]["weights"] = weights;
+  if (d.chance(30)) doc["objective"]["c_ref_g"] = d.pick({1e-9, 1.0, 1e15});
+  if (d.chance(30)) doc["objective"]["m_ref"] = d.pick({1e-9, 1.0, 1e15});
+  if (d.chance(50)) doc["training"] = {{"iterations", d.pick<std::int64_t>({1, 1'000'000'000'000})}};
+  if (d.chance(20)) doc["search"]["micro_batch_size"] = "auto";
+}
+
 // Up to 5 GPUs and 8 layers, so that brute force stays instant.
 json extreme_problem(Draw& d) {
   const int gpus = 1 + static_cast<int>(d.next() % 5);
@@ -91,6 +112,7 @@ json extreme_problem(Draw& d) {
   doc["objective"] = {{"lambda", d.pick({0.0, 0.5, 1.0})}};
   if (d.chance(30)) doc["objective"]["t_ref_ms"] = d.pick({1e-9, 1.0, 1e15});
   if (d.chance(30)) doc["objective"]["e_ref_j"] = d.pick({1e-9, 1.0, 1e15});
+  if (d.chance(40)) add_extreme_prices(d, doc);
   return doc;
 }
 
@@ -120,14 +142,17 @@ Outcome run_checked(const std::string& text, Method method) {
   EXPECT_LT(seconds, kTimeLimitS + 1.0);  // its limit, and a margin for a loaded machine
   if (!out.solved) return out;
   const json& r = out.result;
-  for (const char* key : {"iteration_ms", "energy_j", "objective", "t_ref_ms", "e_ref_j"})
+  for (const char* key : {"iteration_ms", "energy_j", "objective", "t_ref_ms", "e_ref_j", "carbon_g", "cost"})
     EXPECT_TRUE(finite_number(r[key])) << key << " = " << r[key].dump();
   EXPECT_GT(r["iteration_ms"].get<double>(), 0);
   EXPECT_GE(r["energy_j"].get<double>(), 0);
   EXPECT_GT(r["e_ref_j"].get<double>(), 0);
   if (r.contains("gap")) EXPECT_TRUE(finite_number(r["gap"]));
   // The plan is one evaluate accepts, with the same figures.
-  const json evaluated = evaluate_request(text, json{{"stages", r["stages"]}}.dump());
+  if (r["run"].is_object())
+    for (const auto& [key, value] : r["run"].items()) EXPECT_TRUE(finite_number(value)) << "run." << key;
+  const json evaluated =
+      evaluate_request(text, json{{"stages", r["stages"]}, {"micro_batch_size", r["micro_batch_size"]}}.dump());
   EXPECT_EQ(evaluated["iteration_ms"], r["iteration_ms"]);
   EXPECT_EQ(evaluated["objective"], r["objective"]);
   EXPECT_EQ(evaluated["feasible"], r["feasible"]);
@@ -205,12 +230,25 @@ const Crossing kCrossings[] = {
     {"/objective/t_ref_ms", 1e300, "objective.t_ref_ms"},
     {"/objective/e_ref_j", 1e-10, "objective.e_ref_j"},
     {"/objective/e_ref_j", 1e16, "objective.e_ref_j"},
+    {"/sites/A/carbon_g_per_kwh", 1.0001e4, "sites.A.carbon_g_per_kwh"},
+    {"/sites/A/carbon_g_per_kwh", -5e-324, "sites.A.carbon_g_per_kwh"},
+    {"/sites/A/pue", 0.999, "sites.A.pue"},
+    {"/sites/A/pue", 1e300, "sites.A.pue"},
+    {"/sites/A/price_per_kwh", 1e300, "sites.A.price_per_kwh"},
+    {"/gpus/0/price_per_hour", 1.0000001e6, "gpus[0].price_per_hour"},
+    {"/objective/weights/carbon", 1e300, "objective.weights.carbon"},
+    {"/objective/weights/time", -1, "objective.weights.time"},
+    {"/objective/c_ref_g", 1e-10, "objective.c_ref_g"},
+    {"/objective/m_ref", 1e16, "objective.m_ref"},
 };
 
 TEST(ExtremeValues, EveryLimitCrossedIsRefusedByEveryMethod) {
   Draw d{3};
   json base = extreme_problem(d);
   base["gpus"][0]["idle_w"] = 10, base["gpus"][0]["active_w"] = 100;
+  for (auto& g : base["gpus"]) g["site"] = "A";
+  base["sites"] = {{"A", {{"carbon_g_per_kwh", 100}, {"pue", 1.2}, {"price_per_kwh", 0.1}}}};
+  base["objective"]["weights"] = {{"time", 1}, {"carbon", 1}};
   for (const Crossing& c : kCrossings) {
     json doc = base;
     doc[json::json_pointer(c.field)] = c.value;

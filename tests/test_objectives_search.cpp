@@ -15,6 +15,7 @@
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
 #include "problem_doc.hpp"
+#include "random_node_pool.hpp"
 #include "random_pool.hpp"
 #include "search/brute_force.hpp"
 #include "search/certificate.hpp"
@@ -92,6 +93,44 @@ TEST(ObjectivesSearch, MemeticReachesTheOptimumOnFourTerms) {
     reached += found.cost.objective <= optimum * (1 + 1e-12);
   }
   EXPECT_GE(reached, 114) << reached << " of " << pairs;  // 95%
+}
+
+// Stage groups on four terms: exact over every layout agrees with brute force,
+// and the hybrid memetic plan is never worse than the pipeline one.
+TEST(ObjectivesSearch, HybridMethodsOnFourTerms) {
+  int compared = 0;
+  for (std::uint64_t seed = 1; compared < 15 && seed < 200; ++seed) {
+    Problem p = testing::random_node_pool(seed, 6, 4);
+    Rng rng(seed + 99);
+    for (const Gpu& g : p.gpus)
+      p.sites[g.site] = SiteFigures{100.0 * rng.uniform_int(0, 8), 1.0 + 0.2 * rng.uniform_int(0, 3), 0.1 * rng.uniform_int(0, 3)};
+    for (Gpu& g : p.gpus) g.price_per_hour = rng.uniform_int(0, 4);
+    p.objective.weights = ObjectiveWeights{1, 0.5, 1, 1};
+    SolveOptions o;
+    o.time_limit_s = 30;
+    std::optional<PreparedProblem> prepared;
+    try {
+      prepared.emplace(prepare_problem(p, o));
+    } catch (const PlanningError&) {
+      continue;
+    }
+    SCOPED_TRACE(p.name);
+    o.method = Method::exact;
+    const SolveResult exact = run_method(*prepared, o);
+    o.method = Method::brute_force;
+    const SolveResult brute = run_method(*prepared, o);
+    ASSERT_TRUE(exact.optimal.value_or(false));
+    EXPECT_TRUE(same_objective(exact.cost.objective, brute.cost.objective));
+    o.method = Method::memetic;
+    const SolveResult hybrid = run_method(*prepared, o);
+    Problem pipeline_only = p;
+    pipeline_only.search.parallelism = Parallelism::pipeline;
+    const SolveResult pipeline = run_method(prepare_problem(pipeline_only, o), o);
+    EXPECT_LE(hybrid.cost.objective, pipeline.cost.objective * (1 + 1e-12));
+    EXPECT_GE(hybrid.cost.objective, brute.cost.objective * (1 - 1e-12));
+    ++compared;
+  }
+  EXPECT_EQ(compared, 15);
 }
 
 TEST(ObjectivesSearch, CarbonWeightMovesThePlanToTheCleanSite) {

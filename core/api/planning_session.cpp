@@ -42,8 +42,10 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   ParsedProblem parsed = parse_problem_text(problem_text);
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
-  if (options.method != Method::memetic) return;
   const PreparedProblem& p = *prepared_;
+  // "auto" plans one problem per micro-batch size: it runs in one go, as
+  // exact does, reporting progress from inside the step.
+  if (options.method != Method::memetic || p.problem.search.micro_batch_auto) return;
   if (p.problem.search.parallelism == Parallelism::hybrid)
     memetic_ = std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
   else
