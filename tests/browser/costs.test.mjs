@@ -241,6 +241,10 @@ for (const [name, size] of SIZES) {
     assert.ok(await smallestText(page, '#view-sites') >= 9, 'no chart text under 9 px');
     const fits = await chart.locator('svg').evaluate((svg) => svg.getBoundingClientRect().width <= svg.closest('.view').clientWidth);
     assert.ok(fits, 'the chart fits its box without scrolling');
+    // The baselines are compared on carbon and money too.
+    await page.waitForSelector('#view-comparison table', { timeout: 30000 });
+    assert.deepEqual(await page.locator('#view-comparison thead th').allTextContents(),
+      ['Plan', 'Iteration time', 'Energy', 'Carbon', 'Cost', 'Objective', 'GPUs', 'Chosen vs this']);
     // The editor shows the references this plan used.
     await page.click('#tab-objective');
     assert.match(await page.textContent('#resolved-references'), /^The last plan used T_ref .*, E_ref .*, C_ref .* CO2e, M_ref \$/);
@@ -316,6 +320,9 @@ for (const old of OLD_LINKS) {
     assert.equal(await page.locator('#result-micro-batch').count(), 0);
     assert.equal(await page.locator('#result-weights').count(), 0);
     assert.match(await page.textContent('#result-references'), /^T_ref [^,]+, E_ref [^,]+( \(|$)/, 'references as before: T_ref and E_ref only');
+    await page.waitForSelector('#view-comparison table', { timeout: 30000 });
+    assert.deepEqual(await page.locator('#view-comparison thead th').allTextContents(),
+      ['Plan', 'Iteration time', 'Energy', 'Objective', 'GPUs', 'Chosen vs this'], 'the comparison as before');
     await shot(page.locator('#results'), `costs-old-link-${old.name}-phone`);
     assert.deepEqual(errors, []);
     await context.close();

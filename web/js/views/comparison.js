@@ -3,13 +3,19 @@
 // against each baseline ("-38.2% time"). Baselines may be infeasible or errors; both are shown as such.
 
 import {html, figure, emptyView} from './svg.js';
-import {formatMs, formatEnergy, formatNumber, formatPercent, relativeChange, isError, errorText,
+import {formatMs, formatEnergy, formatCarbonG, formatMoney, formatNumber, formatPercent, relativeChange, isError, errorText,
         methodLabel} from './format.js';
 
 const METRICS = [
   {key: 'iteration_ms', label: 'Iteration time', format: formatMs, word: 'time'},
   {key: 'energy_j', label: 'Energy', format: formatEnergy, word: 'energy'},
 ];
+// Carbon and money per iteration (issue 11), as columns only when the chosen plan has them.
+const PRACTICAL = [
+  {key: 'carbon_g', label: 'Carbon', format: formatCarbonG, word: 'carbon'},
+  {key: 'cost', label: 'Cost', format: formatMoney, word: 'cost'},
+];
+const metricsFor = (chosen) => [...METRICS, ...PRACTICAL.filter((m) => Number.isFinite(chosen?.[m.key]) && chosen[m.key] > 0)];
 
 export function renderComparison(container, problem, {chosen, baselines = []} = {}) {
   if (isError(chosen)) {
@@ -21,21 +27,22 @@ export function renderComparison(container, problem, {chosen, baselines = []} = 
   const rows = [{result: chosen, isChosen: true}, ...others.map((result, k) => ({result, index: k}))];
   const plans = rows.filter((r) => !isError(r.result));
   const scale = {};
-  for (const metric of METRICS) {
+  const metrics = metricsFor(chosen);
+  for (const metric of metrics) {
     scale[metric.key] = Math.max(0, ...plans.map((r) => r.result[metric.key]).filter(Number.isFinite));
   }
 
   const head = html('thead', null, html('tr', null, [
     html('th', {scope: 'col'}, 'Plan'),
-    ...METRICS.map((m) => html('th', {scope: 'col', class: 'gt-cmp-metric'}, m.label)),
+    ...metrics.map((m) => html('th', {scope: 'col', class: 'gt-cmp-metric'}, m.label)),
     html('th', {scope: 'col', class: 'num', title: 'lambda·T/T_ref + (1 - lambda)·E/E_ref; lower is better'},
          'Objective'),
     html('th', {scope: 'col', class: 'num'}, 'GPUs'),
     html('th', {scope: 'col', title: 'the chosen plan against this baseline; negative is better'}, 'Chosen vs this'),
   ]));
   const body = html('tbody', null, rows.map((row) => (isError(row.result)
-    ? errorRow(row)
-    : planRow(row, chosen, scale))));
+    ? errorRow(row, metrics)
+    : planRow(row, chosen, scale, metrics))));
   const table = html('table', {class: 'gt-cmp-table'}, [
     html('caption', {class: 'gt-visually-hidden'}, 'The chosen plan against the baseline plans'), head, body]);
   return figure(container, 'gt-comparison', html('div', {class: 'gt-st-scroll'}, table), caption(chosen, others));
@@ -51,7 +58,7 @@ function planLabel(row) {
   return row.isChosen ? ['chosen ', html('span', {class: 'gt-muted'}, `(${method})`)] : method;
 }
 
-function planRow(row, chosen, scale) {
+function planRow(row, chosen, scale, metrics) {
   const result = row.result;
   const infeasible = result.feasible === false;
   const classes = [row.isChosen && 'is-chosen', infeasible && 'is-infeasible'].filter(Boolean).join(' ');
@@ -60,10 +67,10 @@ function planRow(row, chosen, scale) {
                       'infeasible') : null]);
   return html('tr', {class: classes || undefined, 'data-method': result.method ?? undefined}, [
     name,
-    ...METRICS.map((m) => metricCell(result[m.key], scale[m.key], m.format, row.isChosen)),
+    ...metrics.map((m) => metricCell(result[m.key], scale[m.key], m.format, row.isChosen)),
     html('td', {class: 'num'}, Number.isFinite(result.objective) ? formatNumber(result.objective, 4) : '–'),
     html('td', {class: 'num'}, Number.isFinite(result.gpus_used) ? String(result.gpus_used) : '–'),
-    row.isChosen ? html('td', {class: 'gt-muted'}, '—') : gainCell(chosen, result, infeasible),
+    row.isChosen ? html('td', {class: 'gt-muted'}, '—') : gainCell(chosen, result, infeasible, metrics),
   ]);
 }
 
@@ -74,8 +81,8 @@ function metricCell(value, max, format, isChosen) {
   return html('td', {class: 'gt-cmp-metric'}, [bar, html('span', {class: 'gt-cmp-value'}, format(value))]);
 }
 
-function gainCell(chosen, baseline, infeasible) {
-  const gains = METRICS.map((m) => {
+function gainCell(chosen, baseline, infeasible, metrics) {
+  const gains = metrics.map((m) => {
     const change = relativeChange(chosen[m.key], baseline[m.key]);
     const tone = !Number.isFinite(change) || Math.abs(change) < 5e-4 ? 'gt-same' : change < 0 ? 'gt-good' : 'gt-bad';
     return html('span', {class: `gt-gain ${tone}`, 'data-metric': m.key}, `${formatPercent(change)} ${m.word}`);
@@ -85,10 +92,10 @@ function gainCell(chosen, baseline, infeasible) {
   return cell;
 }
 
-function errorRow(row) {
+function errorRow(row, metrics) {
   return html('tr', {class: 'is-error'}, [
     html('th', {scope: 'row'}, planLabel(row)),
-    html('td', {colspan: 5, class: 'gt-bad'}, errorText(row.result)),
+    html('td', {colspan: metrics.length + 3, class: 'gt-bad'}, errorText(row.result)),
   ]);
 }
 
