@@ -245,6 +245,7 @@ for (const [name, size] of SIZES) {
     await page.waitForSelector('#view-comparison table', { timeout: 30000 });
     assert.deepEqual(await page.locator('#view-comparison thead th').allTextContents(),
       ['Plan', 'Iteration time', 'Energy', 'Carbon', 'Cost', 'Objective', 'GPUs', 'Chosen vs this']);
+    await shot(page.locator('.view-comparison'), `costs-comparison-${name}`);
     // The editor shows the references this plan used.
     await page.click('#tab-objective');
     assert.match(await page.textContent('#resolved-references'), /^The last plan used T_ref .*, E_ref .*, C_ref .* CO2e, M_ref \$/);
