@@ -43,9 +43,9 @@ const char* kUsage =
     "                  [--launch]          add the plan's launch bundle (as geotrain launch --target all)\n"
     "  geotrain launch PROBLEM.json PLAN.json [--target megatron|torch|deepspeed|all]\n"
     "                  rank map, engine arguments, torchrun lines and scripts that run the plan\n"
-    "  geotrain pareto PROBLEM.json [--lambdas 0,0.1,...,1] [--seeds N] [--method memetic|exact]\n"
-    "                  [--time-limit S] [--seed N] [--format json|csv]\n"
-    "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split|parallelism [--values v1,v2,...] [--seeds N]\n"
+    "  geotrain pareto PROBLEM.json [--lambdas 0,0.1,...,1] [--axes time,energy] [--seeds N] [--method memetic|exact]\n"
+    "                  [--time-limit S] [--seed N] [--format json|csv]   (axes: two of time, energy, carbon, cost)\n"
+    "  geotrain sweep PROBLEM.json subset|latency|bandwidth|split|parallelism|where [--values v1,v2,...] [--seeds N]\n"
     "                  [--method memetic|exact] [--time-limit S] [--seed N] [--format json|csv]\n"
     "  geotrain validate PROBLEM.json     print the problem with defaults and catalogue values filled in\n"
     "  geotrain catalogue                 print the built-in GPU catalogue\n"
@@ -211,6 +211,18 @@ nlohmann::json parse_number_list(const std::string& flag, const std::string& tex
   }
 }
 
+// "carbon,cost" -> ["carbon", "cost"]; the study names any fault (study.axes).
+nlohmann::json parse_name_list(const std::string& text) {
+  nlohmann::json names = nlohmann::json::array();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    names.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
 // `pareto` (kind given) or `sweep` (kind the second positional argument).
 int run_study_command(const char* command, std::optional<std::string> kind, const std::vector<std::string>& args) {
   std::vector<std::string> positional;
@@ -227,6 +239,7 @@ int run_study_command(const char* command, std::optional<std::string> kind, cons
     else if (i + 1 < args.size()) value = args[++i];
     else throw UsageError(flag + " needs a value");
     if (flag == "--lambdas" && kind) options["lambdas"] = parse_number_list(flag, value);
+    else if (flag == "--axes" && kind) options["axes"] = parse_name_list(value);
     else if (flag == "--values" && !kind) options["values"] = parse_number_list(flag, value);
     else if (flag == "--seeds") options["seeds"] = parse_number(flag, value);
     else if (flag == "--seed") options["seed"] = parse_number(flag, value);
@@ -241,8 +254,9 @@ int run_study_command(const char* command, std::optional<std::string> kind, cons
                      ", got " + std::to_string(positional.size()) + " arguments");
   if (!kind) {
     kind = positional[1];
-    if (*kind != "subset" && *kind != "latency" && *kind != "bandwidth" && *kind != "split" && *kind != "parallelism")
-      throw UsageError("sweep: unknown sweep '" + *kind + "'; use subset, latency, bandwidth, split or parallelism");
+    if (*kind != "subset" && *kind != "latency" && *kind != "bandwidth" && *kind != "split" && *kind != "parallelism" &&
+        *kind != "where")
+      throw UsageError("sweep: unknown sweep '" + *kind + "'; use subset, latency, bandwidth, split, parallelism or where");
   }
   if (format != "json" && format != "csv") throw UsageError("--format must be json or csv, got '" + format + "'");
   options["study"] = *kind;

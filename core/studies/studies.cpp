@@ -10,7 +10,9 @@
 #include "model/json_fields.hpp"
 #include "model/message_list.hpp"
 #include "studies/network_sweep.hpp"
+#include "model/objective_json.hpp"
 #include "model/problem_json.hpp"
+#include "studies/where_study.hpp"
 #include "search/hybrid_layouts.hpp"
 #include "search/hybrid_memetic.hpp"
 
@@ -20,16 +22,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-constexpr StudyKind kKinds[] = {StudyKind::pareto, StudyKind::subset, StudyKind::latency, StudyKind::bandwidth,
-                                StudyKind::split, StudyKind::parallelism};
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 53) - 1;
-constexpr int kDefaultSeeds = 3;  // pareto and network sweeps with memetic
-
-std::string kind_names() {
-  std::string text;
-  for (StudyKind k : kKinds) text += (text.empty() ? "" : "|") + std::string(study_kind_name(k));
-  return text;
-}
 
 bool is_network_sweep(StudyKind kind) { return kind == StudyKind::latency || kind == StudyKind::bandwidth; }
 
@@ -37,140 +30,11 @@ NetworkFigure swept_figure(StudyKind kind) {
   return kind == StudyKind::latency ? NetworkFigure::latency_ms : NetworkFigure::bandwidth_gbps;
 }
 
-std::vector<double> default_lambdas() {
-  std::vector<double> lambdas;
-  for (int k = 0; k <= 10; ++k) lambdas.push_back(k / 10.0);  // k / 10.0 is the double nearest k tenths
-  return lambdas;
-}
-
-std::vector<double> default_values(StudyKind kind) {
-  if (kind == StudyKind::latency) return {0.1, 1, 5, 10, 50, 100};
-  return {0.5, 2, 5, 10, 50, 100};
-}
-
-// A list of distinct numbers, each checked by `rule` (which returns the
-// "must be ..." text when the value breaks it).
-template <typename Rule>
-std::vector<double> read_number_list(FieldReader& r, const nlohmann::json& options, const char* key, int max_count,
-                                     Rule rule) {
-  const std::string path = std::string("study.") + key;
-  const nlohmann::json* list = r.array(options, "study", key, false);
-  std::vector<double> values;
-  if (!list) return values;
-  if (list->empty()) r.error(path, "must list at least one value");
-  if (static_cast<int>(list->size()) > max_count)
-    r.error(path, "must list at most " + std::to_string(max_count) + " values, got " + std::to_string(list->size()));
-  for (std::size_t i = 0; i < list->size() && static_cast<int>(i) < max_count; ++i) {
-    const nlohmann::json& item = (*list)[i];
-    const std::string where = index_path(path, i);
-    if (!item.is_number() || !std::isfinite(item.get<double>())) {
-      r.error(where, "must be a number, got " + FieldReader::describe(item));
-      continue;
-    }
-    const double x = item.get<double>();
-    if (const std::string broken = rule(x); !broken.empty()) {
-      r.error(where, broken + ", got " + FieldReader::describe(item));
-      continue;
-    }
-    const auto same = std::find(values.begin(), values.end(), x);
-    if (same != values.end()) {
-      r.error(where, "repeats " + index_path(key, static_cast<std::size_t>(same - values.begin())) + " (" +
-                         FieldReader::describe(item) + ")");
-      continue;
-    }
-    values.push_back(x);
-  }
-  return values;
-}
-
 // Numbers in ids: 1 not 1.0, 0.1 not 0.10000000000000001; the same text
 // natively and in wasm (nlohmann's own shortest round-trip printing).
 std::string number_text(double x) { return FieldReader::describe(nlohmann::json(x)); }
 
 }  // namespace
-
-const char* study_kind_name(StudyKind kind) {
-  switch (kind) {
-    case StudyKind::pareto: return "pareto";
-    case StudyKind::subset: return "subset";
-    case StudyKind::latency: return "latency";
-    case StudyKind::bandwidth: return "bandwidth";
-    case StudyKind::split: return "split";
-    case StudyKind::parallelism: return "parallelism";
-  }
-  return "";
-}
-
-std::optional<StudyKind> study_kind_from_name(const std::string& name) {
-  for (StudyKind k : kKinds)
-    if (name == study_kind_name(k)) return k;
-  return std::nullopt;
-}
-
-namespace {
-
-// `lambdas` (pareto) and `values` (network sweeps), each refused elsewhere.
-void read_swept_lists(FieldReader& r, const nlohmann::json& options, StudyOptions& out) {
-  const StudyKind kind = out.kind;
-  const bool takes_lambdas = kind == StudyKind::pareto, takes_values = is_network_sweep(kind);
-  auto given = [&options](const char* key) { return options.contains(key) && !options[key].is_null(); };
-  if (given("lambdas") && !takes_lambdas)
-    r.error("study.lambdas", std::string("only the pareto study takes lambdas, not ") + study_kind_name(kind));
-  if (given("values") && !takes_values)
-    r.error("study.values",
-            std::string("only the latency and bandwidth sweeps take values, not ") + study_kind_name(kind));
-  if (takes_lambdas) {
-    out.lambdas = read_number_list(r, options, "lambdas", kMaxStudyLambdas, [](double x) {
-      return x >= 0 && x <= 1 ? std::string() : std::string("must be in [0, 1]");
-    });
-    if (!given("lambdas")) out.lambdas = default_lambdas();
-  }
-  if (takes_values) {
-    const bool latency = kind == StudyKind::latency;
-    out.values = read_number_list(r, options, "values", kMaxStudyValues, [latency](double x) {
-      if (latency) return x >= 0 && x <= kMaxSweptLatencyMs ? std::string() : std::string("must be in [0, 1e6] ms");
-      return x > 0 && x <= kMaxSweptBandwidthGbps ? std::string() : std::string("must be in (0, 1e6] Gbps");
-    });
-    if (!given("values")) out.values = default_values(kind);
-  }
-}
-
-// method, seeds, time_limit_s and seed.
-void read_run_settings(FieldReader& r, const nlohmann::json& options, StudyOptions& out) {
-  if (auto name = r.string(options, "study", "method", false)) {
-    if (*name == "memetic") out.method = Method::memetic;
-    else if (*name == "exact") out.method = Method::exact;
-    else r.error("study.method", "must be memetic or exact, got " + FieldReader::describe(*name));
-  }
-  // Exact is deterministic: one seed unless asked for more.
-  const bool several_seeds =
-      out.method == Method::memetic && out.kind != StudyKind::subset && out.kind != StudyKind::split;
-  out.seeds = static_cast<int>(
-      r.integer(options, "study", "seeds", false, 1, kMaxStudySeeds).value_or(several_seeds ? kDefaultSeeds : 1));
-  out.time_limit_s = r.number(options, "study", "time_limit_s", false, Range::positive);
-  if (out.time_limit_s && *out.time_limit_s > 86400)
-    r.error("study.time_limit_s", "must be at most 86400 (one day), got " + FieldReader::describe(*out.time_limit_s));
-  if (auto seed = r.integer(options, "study", "seed", false, 0, kMaxSeed)) out.seed = static_cast<std::uint64_t>(*seed);
-}
-
-}  // namespace
-
-StudyOptions parse_study_options(const nlohmann::json& options) {
-  FieldReader r;
-  StudyOptions out;
-  if (!r.open_object(options, "study", {"study", "lambdas", "seeds", "values", "method", "time_limit_s", "seed"}))
-    throw InputError(r.errors());
-  if (auto name = r.string(options, "study", "study", true)) {
-    if (auto kind = study_kind_from_name(*name)) out.kind = *kind;
-    else r.error("study.study", "must be one of " + kind_names() + ", got " + FieldReader::describe(*name));
-  }
-  if (!r.errors().empty()) throw InputError(r.errors());
-  read_swept_lists(r, options, out);
-  read_run_settings(r, options, out);
-  if (!r.errors().empty()) throw InputError(r.errors());
-  out.warnings = r.warnings();
-  return out;
-}
 
 namespace {
 
@@ -198,7 +62,45 @@ Problem job_problem(const Problem& base, const References& refs) {
   p.story.clear();
   p.objective.t_ref_ms = refs.t_ref_ms;
   p.objective.e_ref_j = refs.e_ref_j;
+  // Carbon and money references only when there are some (a problem without
+  // sites or prices keeps its jobs exactly as before).
+  if (refs.c_ref_g) p.objective.c_ref_g = refs.c_ref_g;
+  if (refs.m_ref) p.objective.m_ref = refs.m_ref;
   return p;
+}
+
+// The objective a job plans with: the problem's own (its weights, or its
+// lambda as the paper's studies always passed it), or a trade-off's point.
+struct JobObjective {
+  std::optional<double> lambda;
+  std::optional<ObjectiveWeights> weights;
+};
+
+JobObjective problem_objective(const Problem& p) {
+  if (p.objective.weights) return {std::nullopt, p.objective.weights};
+  return {p.objective.lambda, std::nullopt};
+}
+
+// Point w of a trade-off: lambda = w on the paper's axes, else {x: w, y: 1 - w}.
+JobObjective tradeoff_objective(const StudyAxes& axes, double w) {
+  if (axes.is_time_energy()) return {w, std::nullopt};
+  return {std::nullopt, axis_weights(axes, w)};
+}
+
+// The references every job shares, from the full problem. A trade-off over
+// carbon or money needs C_ref or M_ref even when the problem's own weights
+// leave them out; the baseline is the same plan either way (metis-improved
+// picks by time), so T_ref and E_ref do not change.
+References study_references(const Problem& problem, const StudyOptions& options, const CostModel& model) {
+  if (options.kind != StudyKind::pareto || options.axes.is_time_energy()) return resolve_references(problem, model);
+  Problem asked = problem;
+  ObjectiveWeights w = problem.objective.effective_weights();
+  for (StudyAxis axis : {options.axes.x, options.axes.y}) {
+    if (axis == StudyAxis::carbon) w.carbon = std::max(w.carbon, 1.0);
+    if (axis == StudyAxis::cost) w.cost = std::max(w.cost, 1.0);
+  }
+  asked.objective.weights = w;
+  return resolve_references(asked, model);
 }
 
 // Seeds base, base + 1, ...: never above the problem format's largest seed.
@@ -216,7 +118,7 @@ struct JobFactory {
   std::vector<StudyJob>& jobs;
 
   // One job per seed for point `point`, named "<name>/seed=<seed>".
-  void planner_jobs(int point, const std::string& name, const Problem& job_problem, double lambda,
+  void planner_jobs(int point, const std::string& name, const Problem& job_problem, const JobObjective& objective,
                     std::optional<int> stage_count = std::nullopt) {
     for (int s = 0; s < options.seeds; ++s) {
       StudyJob job;
@@ -225,7 +127,8 @@ struct JobFactory {
       job.problem = job_problem;
       job.options.method = options.method;
       job.options.seed = seed + static_cast<std::uint64_t>(s);
-      job.options.lambda = lambda;
+      job.options.lambda = objective.lambda;
+      job.options.weights = objective.weights;
       job.options.time_limit_s = options.time_limit_s;
       job.options.stage_count = stage_count;
       job.id = name + "/seed=" + std::to_string(*job.options.seed);
@@ -240,7 +143,9 @@ struct JobFactory {
     job.problem = job_problem;
     job.options.method = Method::metis_improved;
     job.options.seed = seed;
-    job.options.lambda = job_problem.objective.lambda;
+    const JobObjective objective = problem_objective(job_problem);
+    job.options.lambda = objective.lambda;
+    job.options.weights = objective.weights;
     job.id = name + "/metis-improved";
     jobs.push_back(std::move(job));
   }
@@ -249,11 +154,18 @@ struct JobFactory {
 void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJob>& jobs) {
   const StudyOptions& o = setup.options;
   JobFactory factory{o, base_seed(o, setup.problem), jobs};
-  const double lambda = pinned.objective.lambda;
+  const JobObjective own = problem_objective(pinned);
   switch (o.kind) {
     case StudyKind::pareto:
       for (std::size_t i = 0; i < o.lambdas.size(); ++i)
-        factory.planner_jobs(static_cast<int>(i), "lambda=" + number_text(o.lambdas[i]), pinned, o.lambdas[i]);
+        factory.planner_jobs(static_cast<int>(i), "lambda=" + number_text(o.lambdas[i]), pinned,
+                             tradeoff_objective(o.axes, o.lambdas[i]));
+      break;
+    case StudyKind::where:
+      for (std::size_t i = 0; i < setup.site_subsets.size(); ++i)
+        if (setup.site_subsets[i].infeasible_reason.empty())
+          factory.planner_jobs(static_cast<int>(i), "sites=" + setup.site_subsets[i].name,
+                               setup.site_subsets[i].problem, own);
       break;
     case StudyKind::subset: {
       // Only stage counts some plan can fill get jobs; the summary reports the others as infeasible.
@@ -264,7 +176,7 @@ void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJ
       for (int k = 1; k <= most; ++k) {
         model.set_stage_count_range(k, k);
         if (some_plan_fits(pinned, model, groups))
-          factory.planner_jobs(k - 1, "k=" + std::to_string(k), pinned, lambda, k);
+          factory.planner_jobs(k - 1, "k=" + std::to_string(k), pinned, own, k);
       }
       break;
     }
@@ -272,8 +184,8 @@ void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJ
       // The same pool, objective and seeds, once one GPU a stage and once with
       // stage groups; the pipeline side gets no job when no pipeline plan fits.
       const Problem pipeline = with_parallelism(pinned, Parallelism::pipeline);
-      if (any_feasible_plan(CostModel(pipeline))) factory.planner_jobs(0, "pipeline", pipeline, lambda);
-      factory.planner_jobs(1, "hybrid", with_parallelism(pinned, Parallelism::hybrid), lambda);
+      if (any_feasible_plan(CostModel(pipeline))) factory.planner_jobs(0, "pipeline", pipeline, own);
+      factory.planner_jobs(1, "hybrid", with_parallelism(pinned, Parallelism::hybrid), own);
       break;
     }
     case StudyKind::latency:
@@ -282,23 +194,31 @@ void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJ
       for (std::size_t i = 0; i < o.values.size(); ++i) {
         const Problem swept = with_cross_site_figure(pinned, figure, o.values[i]);
         const std::string name = std::string(network_figure_name(figure)) + "=" + number_text(o.values[i]);
-        factory.planner_jobs(static_cast<int>(i), name + "/" + method_name(o.method), swept, lambda);
+        factory.planner_jobs(static_cast<int>(i), name + "/" + method_name(o.method), swept, own);
         factory.baseline_job(static_cast<int>(i), name, swept);
       }
       break;
     }
-    case StudyKind::split: factory.planner_jobs(0, "split", pinned, lambda); break;
+    case StudyKind::split: factory.planner_jobs(0, "split", pinned, own); break;
   }
 }
 
 json job_options_json(const SolveOptions& o) {
-  json out = {{"method", method_name(o.method)}, {"seed", *o.seed}, {"lambda", *o.lambda}};
+  json out = {{"method", method_name(o.method)}, {"seed", *o.seed}};
+  if (o.lambda) out["lambda"] = *o.lambda;
+  if (o.weights) out["weights"] = weights_to_json(*o.weights);
   if (o.time_limit_s) out["time_limit_s"] = *o.time_limit_s;
   if (o.stage_count) out["stage_count"] = *o.stage_count;
   return out;
 }
 
 }  // namespace
+
+ObjectiveWeights job_weights(const StudyJob& job) {
+  if (job.options.weights) return *job.options.weights;
+  if (job.options.lambda) return ObjectiveWeights{*job.options.lambda, 1.0 - *job.options.lambda, 0, 0};
+  return job.problem.objective.effective_weights();
+}
 
 StudySetup prepare_study(const std::string& problem_text, const nlohmann::json& study_options) {
   ParsedProblem parsed = parse_problem_text(problem_text);
@@ -313,8 +233,10 @@ StudySetup prepare_study(const std::string& problem_text, const nlohmann::json& 
   const CostModel model(setup.problem);
   if (!some_plan_fits(setup.problem, model, allows_groups(setup.problem, setup.options.kind)))
     throw PlanningError(infeasibility_reason(model, setup.problem));
-  setup.references = resolve_references(setup.problem, model);
-  add_jobs(setup, job_problem(setup.problem, setup.references), setup.jobs);
+  setup.references = study_references(setup.problem, setup.options, model);
+  const Problem pinned = job_problem(setup.problem, setup.references);
+  if (setup.options.kind == StudyKind::where) setup.site_subsets = site_subsets(pinned);
+  add_jobs(setup, pinned, setup.jobs);
   return setup;
 }
 

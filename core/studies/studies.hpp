@@ -15,10 +15,11 @@
 #include "api/planner.hpp"
 #include "model/problem.hpp"
 #include "api/references.hpp"
+#include "studies/study_axes.hpp"
 
 namespace geotrain {
 
-enum class StudyKind { pareto, subset, latency, bandwidth, split, parallelism };
+enum class StudyKind { pareto, subset, latency, bandwidth, split, parallelism, where };
 
 const char* study_kind_name(StudyKind kind);
 std::optional<StudyKind> study_kind_from_name(const std::string& name);
@@ -29,10 +30,13 @@ constexpr int kMaxStudyValues = 64;
 constexpr int kMaxStudySeeds = 16;
 constexpr double kMaxSweptLatencyMs = 1e6;
 constexpr double kMaxSweptBandwidthGbps = 1e6;
+// where: each site alone and each pair, so 12 sites make 12 + 66 = 78 subsets.
+constexpr int kMaxWhereSites = 12;
 
 struct StudyOptions {
   StudyKind kind = StudyKind::pareto;
   std::vector<double> lambdas;  // pareto: 0, 0.1, ..., 1 by default
+  StudyAxes axes;               // pareto: the two figures traded; time and energy by default
   std::vector<double> values;   // latency (ms) or bandwidth (Gbps) sweeps
   int seeds = 1;                // seeds per point; the best objective is kept
   Method method = Method::memetic;
@@ -43,18 +47,26 @@ struct StudyOptions {
 
 // {"study": "pareto"|"subset"|"latency"|"bandwidth"|"split"|"parallelism", "lambdas": [...],
 //  "seeds": n, "values": [...], "method": "memetic"|"exact", "time_limit_s": s,
-//  "seed": n}, defaults filled in. Throws InputError listing every fault, each
+//  "seed": n, "axes": ["carbon", "cost"]}, defaults filled in. Throws InputError listing every fault, each
 // naming its field: "study.lambdas[2]: must be in [0, 1], got 1.5".
 StudyOptions parse_study_options(const nlohmann::json& options);
 
 // Which point of the study a job belongs to, and what it runs.
 struct StudyJob {
   std::string id;
-  int point = 0;           // index of its lambda, k or swept value; parallelism: 0 pipeline, 1 hybrid
+  int point = 0;           // index of its lambda, k, swept value or site subset; parallelism: 0 pipeline, 1 hybrid
   int seed_index = 0;      // 0..seeds-1
   bool baseline = false;   // network sweeps: the metis-improved job of the point
   Problem problem;         // ready to solve: references pinned, network rescaled
   SolveOptions options;
+};
+
+// where: one site alone or a pair, the problem restricted to their GPUs.
+struct SiteSubset {
+  std::vector<std::string> sites;  // in order of first appearance in the problem's GPUs
+  std::string name;                // in its jobs' ids: "A+B" ("sites=A+B/seed=1")
+  Problem problem;                 // their GPUs only; references pinned from the full problem
+  std::string infeasible_reason;   // empty: some plan fits (the subset has jobs)
 };
 
 struct StudySetup {
@@ -63,11 +75,15 @@ struct StudySetup {
   References references;  // the base problem's; pinned into every job
   StudyOptions options;
   std::vector<StudyJob> jobs;
+  std::vector<SiteSubset> site_subsets;  // where only
 };
 
 // Parses both and lists the jobs. Throws InputError (bad problem or options,
 // a network sweep on one site) or PlanningError (no plan fits at all).
 StudySetup prepare_study(const std::string& problem_text, const nlohmann::json& study_options);
+
+// The weights a job plans with: its options' weights, or its lambda's {lambda, 1 - lambda, 0, 0}.
+ObjectiveWeights job_weights(const StudyJob& job);
 
 // {"study": KIND, "jobs": [{"id", "problem": {...}, "options": {...}}, ...]}
 nlohmann::ordered_json study_jobs(const std::string& problem_text, const nlohmann::json& study_options);

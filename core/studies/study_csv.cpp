@@ -64,12 +64,52 @@ void row(std::ostringstream& out, const std::vector<json>& cells) {
   out << "\n";
 }
 
+// A trade-off on other axes: all four figures, then the deltas of the two chosen.
+void pareto_axes_csv(std::ostringstream& out, const json& summary) {
+  std::vector<std::string> deltas;
+  for (const auto& axis : summary["axes"]) {
+    const std::string a = axis.get<std::string>();
+    deltas.push_back(a == "time" ? "delta_t_pct" : a == "energy" ? "delta_e_pct" : a == "carbon" ? "delta_c_pct" : "delta_m_pct");
+  }
+  out << "lambda,job,iteration_ms,energy_j,carbon_g,cost," << deltas[0] << "," << deltas[1]
+      << ",gpus_used,gpus,plan,seeds_agreeing,on_frontier,knee\n";
+  for (const auto& r : summary["table"])
+    row(out, {r["lambda"], r["job"], r["iteration_ms"], r["energy_j"], r["carbon_g"], r["cost"], r[deltas[0]],
+              r[deltas[1]], r["gpus_used"], r["gpus"], plan_cell(r["stages"]), r["seeds_agreeing"], r["on_frontier"],
+              r["knee"]});
+}
+
+// "best fastest": which of the summary's picks a row is.
+std::string where_marks(const json& summary, const json& point) {
+  std::string marks;
+  for (const char* pick : {"best", "fastest", "cleanest", "cheapest"}) {
+    const json& p = summary[pick];
+    if (p.is_object() && p["sites"] == point["sites"]) marks += (marks.empty() ? "" : " ") + std::string(pick);
+  }
+  return marks;
+}
+
+void where_csv(std::ostringstream& out, const json& summary) {
+  out << "sites,job,feasible,iteration_ms,energy_j,carbon_g,cost,objective,gpus_used,gpus,sites_used,plan,run_hours,"
+         "run_energy_kwh,run_carbon_kg,run_cost,marks,error\n";
+  for (const auto& p : summary["points"]) {
+    const json run = field(p, "run");
+    row(out, {sites_cell(p["sites"]), p["job"], p["feasible"], field(p, "iteration_ms"), field(p, "energy_j"),
+              field(p, "carbon_g"), field(p, "cost"), field(p, "objective"), field(p, "gpus_used"), field(p, "gpus"),
+              sites_cell(field(p, "sites_used")), plan_cell(field(p, "stages")), field(run, "hours"),
+              field(run, "energy_kwh"), field(run, "carbon_kg"), field(run, "cost"), where_marks(summary, p),
+              p.contains("error") ? p["error"] : field(p, "reason")});
+  }
+}
+
 }  // namespace
 
 std::string study_summary_csv(const json& summary) {
   std::ostringstream out;
   const std::string study = summary.value("study", "");
-  if (study == "pareto") {
+  if (study == "pareto" && summary.contains("axes")) {
+    pareto_axes_csv(out, summary);
+  } else if (study == "pareto") {
     out << "lambda,job,iteration_ms,energy_j,delta_t_pct,delta_e_pct,gpus_used,gpus,plan,seeds_agreeing,on_frontier,"
            "knee\n";
     for (const auto& r : summary["table"])
@@ -99,6 +139,8 @@ std::string study_summary_csv(const json& summary) {
                 field(s, "bottleneck_stage"), plan_cell(field(s, "stages")),
                 std::string(side) == "non_uniform" ? summary["gain_pct"] : json(nullptr)});
     }
+  } else if (study == "where") {
+    where_csv(out, summary);
   } else if (study == "parallelism") {
     out << "parallelism,job,feasible,iteration_ms,energy_j,objective,gpus_used,stage_count,gpus,plan,gain_pct,error\n";
     for (const char* side : {"pipeline", "hybrid"}) {

@@ -26,16 +26,18 @@ std::string error_text(const nlohmann::json& error) {
   return error.dump();
 }
 
-// Network sweeps give every point its own network; the other studies share one problem.
+// Network sweeps give every point its own network, and where its own GPUs;
+// the other studies share one problem.
 class JobModels {
  public:
-  explicit JobModels(const StudySetup& setup) : per_point_(setup.options.kind == StudyKind::latency ||
-                                                           setup.options.kind == StudyKind::bandwidth) {}
+  explicit JobModels(const StudySetup& setup)
+      : per_point_(setup.options.kind == StudyKind::latency || setup.options.kind == StudyKind::bandwidth ||
+                   setup.options.kind == StudyKind::where) {}
   CostModel& model_for(const StudyJob& job) {
     const int key = per_point_ ? job.point : 0;
     auto it = models_.find(key);
     if (it == models_.end()) it = models_.emplace(key, std::make_unique<CostModel>(job.problem)).first;
-    it->second->set_lambda(*job.options.lambda);
+    it->second->set_weights(job_weights(job));
     return *it->second;
   }
 
@@ -48,7 +50,7 @@ class JobModels {
 // keep the shared model, so their figures are exactly as before groups.
 PlanCost evaluate_outcome(const StudyJob& job, const GroupPlan& plan, JobModels& models) {
   if (is_pipeline(plan)) return models.model_for(job).evaluate(to_pipeline_plan(plan));
-  return evaluate_study_plan(job.problem, plan, *job.options.lambda);
+  return evaluate_study_plan(job.problem, plan, job_weights(job));
 }
 
 JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobModels& models) {
@@ -95,15 +97,19 @@ StudyOutcomes read_outcomes(const StudySetup& setup, const nlohmann::json& resul
   return out;
 }
 
-PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, double lambda) {
+PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, const ObjectiveWeights& weights) {
+  return report_study_plan(problem, plan, weights).cost;
+}
+
+PlanReport report_study_plan(const Problem& problem, const GroupPlan& plan, const ObjectiveWeights& weights) {
   if (is_pipeline(plan)) {
     CostModel model(problem);
-    model.set_lambda(lambda);
-    return model.evaluate(to_pipeline_plan(plan));
+    model.set_weights(weights);
+    return report_plan(model, to_pipeline_plan(plan), problem);
   }
   CostModel model(problem, layout_of(plan));  // the job problem's pinned references come with it
-  model.set_lambda(lambda);
-  return model.evaluate(device_plan(plan));
+  model.set_weights(weights);
+  return report_plan(model, device_plan(plan), problem);
 }
 
 json plan_figures(const Problem& problem, const GroupPlan& plan, const PlanCost& cost) {

@@ -11,6 +11,7 @@
 
 #include "model/cost_model.hpp"
 #include "model/group_plan.hpp"
+#include "model/plan_report.hpp"
 #include "studies/studies.hpp"
 
 namespace geotrain {
@@ -35,9 +36,11 @@ struct StudyOutcomes {
 // results["k=2/seed=1"].stages[0].gpu: unknown GPU id "x".
 StudyOutcomes read_outcomes(const StudySetup& setup, const nlohmann::json& results);
 
-// A plan (its stages may be groups) costed on `problem` at `lambda`, with
-// the problem's pinned references: the figures a summary reports.
-PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, double lambda);
+// A plan (its stages may be groups) costed on `problem` with `weights`, with
+// the problem's pinned references: the figures a summary reports; the report
+// adds the per-stage figures (for run totals).
+PlanCost evaluate_study_plan(const Problem& problem, const GroupPlan& plan, const ObjectiveWeights& weights);
+PlanReport report_study_plan(const Problem& problem, const GroupPlan& plan, const ObjectiveWeights& weights);
 
 // {"iteration_ms", "energy_j", "objective", "stages", "gpus_used", "gpus"};
 // gpus_used counts GPUs (a group of 8 counts 8), not stages.
@@ -57,7 +60,14 @@ std::vector<std::string> sites_used(const Problem& problem, const GroupPlan& pla
 int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs);
 void add_counts(nlohmann::ordered_json& out, const StudyOutcomes& outcomes, const StudySetup& setup);
 
-// The parallelism study's summary (study_parallelism.cpp).
-nlohmann::ordered_json parallelism_summary(const StudySetup& setup, const StudyOutcomes& outcomes);
+// Job indices of each point, in job order (the metis-improved jobs of the
+// network sweeps when `baseline`).
+std::vector<std::vector<int>> jobs_by_point(const StudySetup& setup, std::size_t points, bool baseline = false);
+bool same_plan(const GroupPlan& a, const GroupPlan& b);
+
+// The summaries kept in their own files.
+nlohmann::ordered_json pareto_summary(const StudySetup& setup, const StudyOutcomes& outcomes);       // study_pareto.cpp
+nlohmann::ordered_json parallelism_summary(const StudySetup& setup, const StudyOutcomes& outcomes);  // study_parallelism.cpp
+nlohmann::ordered_json where_summary(const StudySetup& setup, const StudyOutcomes& outcomes);        // where_study.cpp
 
 }  // namespace geotrain

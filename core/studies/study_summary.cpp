@@ -1,4 +1,5 @@
-// The summaries of the five studies (shapes: core/STUDIES.md).
+// The summaries of the subset, network and split studies, and the dispatch
+// to every study's summary (shapes: core/STUDIES.md).
 #include <algorithm>
 
 #include "search/baselines.hpp"
@@ -12,8 +13,6 @@ namespace geotrain {
 
 using json = nlohmann::ordered_json;
 
-namespace {
-
 bool same_plan(const GroupPlan& a, const GroupPlan& b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](const GroupStage& x, const GroupStage& y) {
@@ -22,144 +21,17 @@ bool same_plan(const GroupPlan& a, const GroupPlan& b) {
 }
 
 // Job indices of each point, in job order.
-std::vector<std::vector<int>> jobs_by_point(const StudySetup& setup, std::size_t points, bool baseline = false) {
+std::vector<std::vector<int>> jobs_by_point(const StudySetup& setup, std::size_t points, bool baseline) {
   std::vector<std::vector<int>> out(points);
   for (std::size_t j = 0; j < setup.jobs.size(); ++j)
     if (setup.jobs[j].baseline == baseline) out[setup.jobs[j].point].push_back(static_cast<int>(j));
   return out;
 }
 
+namespace {
+
 json failed_point(const StudyJob& job, const JobOutcome& outcome) {
   return {{"job", job.id}, {"error", outcome.error}};
-}
-
-// ---- pareto ----
-
-// The per-lambda bests (Table 7's rows, in the order of the lambdas), every
-// solved point, and what the frontier makes of them.
-struct Tradeoff {
-  std::vector<int> row_job;         // the best job of each row
-  std::vector<double> row_lambda;
-  std::vector<TradeoffPoint> rows;
-  std::vector<TradeoffPoint> solved;    // every solved job, in job order
-  std::vector<TradeoffPoint> frontier;  // the rows no row dominates
-  std::vector<bool> row_on_frontier;
-  std::optional<std::size_t> knee;  // a row
-  std::size_t reference_row = 0;    // Table 7's: the largest lambda
-
-  bool on_frontier(const TradeoffPoint& p) const {
-    return std::any_of(frontier.begin(), frontier.end(),
-                       [&](const TradeoffPoint& f) { return f.time == p.time && f.energy == p.energy; });
-  }
-  bool frontier_dominates(const TradeoffPoint& p) const {
-    return std::any_of(frontier.begin(), frontier.end(), [&](const TradeoffPoint& f) { return dominates(f, p); });
-  }
-};
-
-Tradeoff analyse_tradeoff(const StudySetup& setup, const StudyOutcomes& outcomes,
-                          const std::vector<std::vector<int>>& by_lambda) {
-  Tradeoff t;
-  auto point_of = [&](int j) {
-    return TradeoffPoint{outcomes.jobs[j].cost.iteration_s, outcomes.jobs[j].cost.energy_j};
-  };
-  for (std::size_t i = 0; i < by_lambda.size(); ++i)
-    if (const int best = best_of(outcomes, by_lambda[i]); best >= 0) {
-      t.row_job.push_back(best);
-      t.row_lambda.push_back(setup.options.lambdas[i]);
-      t.rows.push_back(point_of(best));
-    }
-  for (std::size_t j = 0; j < setup.jobs.size(); ++j)
-    if (outcomes.jobs[j].solved()) t.solved.push_back(point_of(static_cast<int>(j)));
-  const std::vector<std::size_t> frontier = pareto_frontier(t.rows);
-  t.row_on_frontier.assign(t.rows.size(), false);
-  for (std::size_t r : frontier) t.frontier.push_back(t.rows[r]), t.row_on_frontier[r] = true;
-  t.knee = frontier_knee(t.rows, frontier);
-  t.reference_row = largest_lambda_row(t.row_lambda).value_or(0);
-  return t;
-}
-
-json pareto_points(const StudySetup& setup, const StudyOutcomes& outcomes, const Tradeoff& t) {
-  json points = json::array();
-  const std::vector<bool> dominated = dominated_by(t.solved, t.solved);
-  for (std::size_t j = 0, s = 0; j < setup.jobs.size(); ++j) {
-    const StudyJob& job = setup.jobs[j];
-    const JobOutcome& o = outcomes.jobs[j];
-    if (o.state == JobOutcome::State::missing) continue;
-    json p = {{"job", job.id}, {"lambda", setup.options.lambdas[job.point]}, {"seed", *job.options.seed}};
-    if (o.solved()) {
-      p.update(plan_figures(job.problem, o.plan, o.cost));
-      p["on_frontier"] = t.on_frontier(t.solved[s]);
-      p["dominated"] = static_cast<bool>(dominated[s++]);
-    } else {
-      p["error"] = o.error;
-    }
-    points.push_back(std::move(p));
-  }
-  return points;
-}
-
-json pareto_table(const StudySetup& setup, const StudyOutcomes& outcomes, const Tradeoff& t,
-                  const std::vector<std::vector<int>>& by_lambda) {
-  json table = json::array();
-  const TradeoffPoint& ref = t.rows[t.reference_row];
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    const StudyJob& job = setup.jobs[t.row_job[r]];
-    const JobOutcome& o = outcomes.jobs[t.row_job[r]];
-    int agreeing = 0, finished = 0;
-    for (int j : by_lambda[job.point])
-      if (outcomes.jobs[j].solved()) ++finished, agreeing += same_plan(outcomes.jobs[j].plan, o.plan);
-    table.push_back({{"lambda", t.row_lambda[r]},
-                     {"job", job.id},
-                     {"iteration_ms", o.cost.iteration_s * 1000.0},
-                     {"energy_j", o.cost.energy_j},
-                     {"delta_t_pct", percent_change(t.rows[r].time, ref.time)},
-                     {"delta_e_pct", percent_change(t.rows[r].energy, ref.energy)},
-                     {"gpus", gpu_mix(job.problem, o.plan)},
-                     {"gpus_used", gpu_count(o.plan)},
-                     {"stages", plan_to_json(o.plan, job.problem)["stages"]},
-                     {"objective", o.cost.objective},
-                     {"seeds_agreeing", agreeing},
-                     {"seeds_finished", finished},
-                     {"on_frontier", static_cast<bool>(t.row_on_frontier[r])},
-                     {"knee", t.knee == r}});
-  }
-  return table;
-}
-
-// metis-improved with the references' own seed, as the paper's Table 7 compares.
-json pareto_reference(const StudySetup& setup, const Tradeoff& t) {
-  const CostModel model(setup.problem);
-  const SolveResult metis = run_metis_improved(model, kReferenceSeed);
-  json reference = {{"method", "metis-improved"}};
-  reference.update(plan_figures(setup.problem, to_group_plan(metis.plan), metis.cost));
-  reference.erase("objective");  // at the problem's lambda: not comparable with the points'
-  reference["feasible"] = metis.cost.feasible;
-  reference["dominated"] = t.frontier_dominates({metis.cost.iteration_s, metis.cost.energy_j});
-  return reference;
-}
-
-json pareto_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
-  const auto by_lambda = jobs_by_point(setup, setup.options.lambdas.size());
-  const Tradeoff t = analyse_tradeoff(setup, outcomes, by_lambda);
-  json out = {{"study", "pareto"},
-              {"method", method_name(setup.options.method)},
-              {"t_ref_ms", setup.references.t_ref_ms},
-              {"e_ref_j", setup.references.e_ref_j},
-              {"references", setup.references.source},
-              {"reference", pareto_reference(setup, t)},
-              {"points", pareto_points(setup, outcomes, t)},
-              {"table", t.rows.empty() ? json::array() : pareto_table(setup, outcomes, t, by_lambda)},
-              {"knee", nullptr}};
-  if (t.knee) {
-    const int job = t.row_job[*t.knee];
-    out["knee"] = {{"lambda", t.row_lambda[*t.knee]},
-                   {"job", setup.jobs[job].id},
-                   {"iteration_ms", t.rows[*t.knee].time * 1000.0},
-                   {"energy_j", t.rows[*t.knee].energy},
-                   {"gpus", gpu_mix(setup.problem, outcomes.jobs[job].plan)}};
-  }
-  add_counts(out, outcomes, setup);
-  return out;
 }
 
 // ---- subset ----
@@ -272,7 +144,7 @@ json split_summary(const StudySetup& setup, const StudyOutcomes& outcomes) {
     const int Q = static_cast<int>(chosen.size()), L = static_cast<int>(job.problem.model.num_layers);
     GroupPlan uniform = chosen;
     for (int q = 0; q < Q; ++q) uniform[q].layers = L / Q + (q < L % Q ? 1 : 0);
-    const PlanCost uniform_cost = evaluate_study_plan(job.problem, uniform, *job.options.lambda);
+    const PlanCost uniform_cost = evaluate_study_plan(job.problem, uniform, job_weights(job));
     for (const GroupStage& s : chosen) {
       std::string ids;  // a group's GPUs joined by "+", as the CSV writes them
       for (int g : s.gpus) ids += (ids.empty() ? "" : "+") + job.problem.gpus[g].id;
@@ -304,6 +176,7 @@ json summarise_study(const StudySetup& setup, const nlohmann::json& results) {
     case StudyKind::bandwidth: return network_summary(setup, outcomes);
     case StudyKind::split: return split_summary(setup, outcomes);
     case StudyKind::parallelism: return parallelism_summary(setup, outcomes);
+    case StudyKind::where: return where_summary(setup, outcomes);
   }
   return nullptr;
 }
