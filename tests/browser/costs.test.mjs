@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   ARTIFACTS, callModule, download, isFocused, openExample, problemIn, REPO_ROOT, screenshot, typeInto, useBrowser, validNow, waitStatus,
 } from './helpers.mjs';
@@ -329,3 +329,30 @@ for (const old of OLD_LINKS) {
     await context.close();
   });
 }
+
+test('a link whose site names are HTML shows them as text in the Sites tab, the totals and the per-site chart', async () => {
+  const hostileSite = '<img src=x onerror="window.__pwned=1">';
+  const problem = {
+    name: 'hostile sites',
+    model: { hidden_size: 1024, num_layers: 8, seq_length: 512, vocab_size: 50000, micro_batch_size: 2, global_batch_size: 16 },
+    gpus: [{ id: 'a', type: 'A100-SXM-80GB', site: hostileSite, price_per_hour: 4 }, { id: 'b', type: 'A100-SXM-80GB', site: 'plain' }],
+    network: { default: { bandwidth_gbps: 10, latency_ms: 1 } },
+    sites: { [hostileSite]: { carbon_g_per_kwh: 400, pue: 1.3, price_per_kwh: 0.2 } },
+    training: { iterations: 1000 },
+  };
+  const link = '#p=1.' + Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(problem)))).toString('base64url');
+  const { context, page, errors } = await sizedPage(SIZES[1][1], link);
+  assert.deepEqual(await problemIn(page), problem);
+  await page.click('#tab-sites');
+  assert.equal(await page.getByLabel(`Carbon of site ${hostileSite} (gCO2e/kWh)`, { exact: true }).inputValue(), '400');
+  await page.selectOption('#method', 'uniform');
+  await page.click('#dock-plan-button');
+  await waitStatus(page, 'Done');
+  await page.locator('#view-sites svg').waitFor();
+  assert.ok((await page.locator('#view-sites table').textContent()).includes(hostileSite), 'the name shows as text');
+  assert.match(await page.textContent('#result-run'), /CO2e, \$/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no markup from the link ran');
+  assert.equal(await page.locator('#view-sites img, #panel-sites img').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
