@@ -356,3 +356,32 @@ test('a link whose site names are HTML shows them as text in the Sites tab, the 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const [name, size] of SIZES) {
+  test(`${name}: the world-wide example (five sites, prices, 60,000 iterations) planned on every GPU: five sites in the chart`, async () => {
+    const { context, page, errors } = await sizedPage(size);
+    await openExample(page, 'world-wide');
+    const problem = await problemIn(page);
+    await page.click('#tab-sites');
+    for (const [site, figures] of Object.entries(problem.sites)) {
+      assert.equal(await page.getByLabel(`Carbon of site ${site} (gCO2e/kWh)`, { exact: true }).inputValue(), String(figures.carbon_g_per_kwh));
+    }
+    await page.selectOption('#method', 'metis');
+    await page.click(name === 'phone' ? '#dock-plan-button' : '#plan-button');
+    await waitStatus(page, 'Done');
+    const { value: plan } = await download(page, '#download-plan-button');
+    assert.equal(plan.sites.length, 5, 'metis uses every GPU, so every site');
+    assert.equal(await page.textContent('#result-run'), `${runTotalsText(plan)} ${runLengthText(plan)}`);
+    const chart = page.locator('#view-sites');
+    await chart.locator('svg').waitFor();
+    const parts = await chart.locator('[data-metric="energy"] rect[data-site]').evaluateAll((els) => els.map((e) => e.dataset.site));
+    assert.deepEqual(parts, plan.sites.map((s) => s.site), 'one energy part per site, in the result\'s order');
+    assert.equal(await chart.locator('tbody tr').count(), 5);
+    assert.ok(await smallestText(page, '#view-sites') >= 9, 'no chart text under 9 px');
+    const fits = await chart.locator('svg').evaluate((svg) => svg.getBoundingClientRect().width <= svg.closest('.view').clientWidth);
+    assert.ok(fits, 'the chart fits its box');
+    await shot(page.locator('.view-sites'), `costs-world-wide-sites-${name}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
