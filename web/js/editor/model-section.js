@@ -28,12 +28,15 @@ function presetPicker(ctx) {
 }
 
 // M and a rough parameter count, so that a typo in H or L shows at once.
-function summary(model) {
+function summary(problem) {
+  const model = problem.model;
   if (!isPlainObject(model)) return '';
   const { hidden_size: H, num_layers: L, vocab_size: V, micro_batch_size: u, global_batch_size: B } = model;
   const parts = [];
   if ([H, L, V].every(Number.isFinite)) parts.push(`≈ ${formatNumber((12 * H * H * L + V * H) / 1e9, 3)} B parameters`);
   if (Number.isFinite(u) && Number.isFinite(B) && u > 0 && B % u === 0) parts.push(`M = ${B / u} micro-batches per iteration`);
+  // With search.micro_batch_size "auto" (issue 11) u is only where the search starts.
+  if (problem.search?.micro_batch_size === 'auto') parts.push('micro-batch size auto: the search picks u among the divisors of B');
   return parts.join(' · ');
 }
 
@@ -59,10 +62,10 @@ export function createModelSection(ctx) {
           options: [{ value: '', label: 'default (fp16)' }, { value: 'fp16', label: 'fp16' }, { value: 'bf16', label: 'bf16' }, { value: 'fp32', label: 'fp32' }],
         }),
       );
-      note.textContent = summary(problem.model);
+      note.textContent = summary(problem);
     },
     update(problem) {
-      note.textContent = summary(problem.model);
+      note.textContent = summary(problem);
       const select = body.querySelector('#model-preset');
       if (select) select.value = String(presetInUse(problem.model)).replace(/^-1$/, '');
     },
