@@ -200,3 +200,123 @@ test('sweep parallelism: pipeline only against stage groups, as JSON and CSV', (
   assert.match(lines[1], /^pipeline,pipeline\/seed=1,true,.*,a0:2 a1:2,,$/);
   assert.match(lines[2], /^hybrid,hybrid\/seed=1,true,.*,a0\+a1\/t2:4,14\.78/);
 });
+
+// Issue 11 point 5. Two sites, one GPU each (tests/test_studies_where.cpp): [f:4] 11.76 ms, 2.94 J,
+// C = 2.94 / 3.6e6 * 500 g, M = 2.94 / 3.6e6 * 0.1 + 3 * 0.01176 / 3600; [c:4] 23.52 ms, 1.4112 J
+// (facility 2.1168 J at PUE 1.5), C = 2.1168 / 3.6e6 * 20 g, M = 2.1168 / 3.6e6 * 0.3 + 2 * 0.02352 / 3600.
+// f is the fastest and the cheapest, c the cleanest.
+const twoSites = {
+  name: 'two sites',
+  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 1, global_batch_size: 4 },
+  gpus: [
+    { id: 'f', site: 'fast', peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250, price_per_hour: 3 },
+    { id: 'c', site: 'clean', peak_tflops: 50, memory_gib: 80, idle_w: 10, active_w: 60, price_per_hour: 2 },
+  ],
+  sites: { fast: { carbon_g_per_kwh: 500, pue: 1, price_per_kwh: 0.1 }, clean: { carbon_g_per_kwh: 20, pue: 1.5, price_per_kwh: 0.3 } },
+  network: { default: { bandwidth_gbps: 10, latency_ms: 1 } },
+  training: { iterations: 1000000 },
+  objective: { lambda: 0.5, t_ref_ms: 10, e_ref_j: 2 },
+};
+const fastCarbon = (2.94 / 3.6e6) * 500;
+const fastCost = (2.94 / 3.6e6) * 0.1 + (3 * 0.01176) / 3600;
+const cleanCarbon = ((1.4112 * 1.5) / 3.6e6) * 20;
+const cleanCost = ((1.4112 * 1.5) / 3.6e6) * 0.3 + (2 * 0.02352) / 3600;
+
+test('pareto --axes carbon,cost: weights per point, four figures, the chosen deltas, CSV', () => {
+  const pool = write('two-sites.json', twoSites);
+  const r = run(['pareto', pool, '--axes', 'carbon,cost', '--lambdas', '0,1', '--method', 'exact']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.axes, ['carbon', 'cost']);
+  near(out.c_ref_g, fastCarbon, 'C_ref from metis-improved: [f:4]');
+  near(out.m_ref, fastCost, 'M_ref');
+  assert.deepEqual(out.table.map((row) => row.stages[0].gpu), ['f', 'c']);  // all money: f; all carbon: c
+  near(out.table[0].carbon_g, fastCarbon, 'carbon of [f:4]');
+  near(out.table[1].cost, cleanCost, 'money of [c:4]');
+  near(out.table[0].delta_c_pct, ((fastCarbon - cleanCarbon) / cleanCarbon) * 100, 'delta C against lambda 1');
+  near(out.table[0].delta_m_pct, ((fastCost - cleanCost) / cleanCost) * 100, 'delta M');
+  assert.ok(!('delta_t_pct' in out.table[0]));
+  assert.deepEqual(out.points[1].weights, { time: 0, energy: 0, carbon: 1, cost: 0 });
+  for (const key of ['iteration_ms', 'energy_j', 'carbon_g', 'cost']) assert.ok(key in out.points[0], key);
+  const csv = run(['pareto', pool, '--axes=carbon,cost', '--lambdas', '0,1', '--method', 'exact', '--format', 'csv']);
+  const lines = csv.stdout.trimEnd().split('\n');
+  assert.equal(lines[0], 'lambda,job,iteration_ms,energy_j,carbon_g,cost,delta_c_pct,delta_m_pct,gpus_used,gpus,plan,'
+    + 'seeds_agreeing,on_frontier,knee');
+  assert.match(lines[2], /^1,lambda=1\/seed=1,23\.52\d*,1\.4112\d*,[^,]+,[^,]+,0,0,1,1×c,c:4,/);
+});
+
+test('pareto --axes time,energy prints exactly what pareto always printed', () => {
+  const pool = write('pool.json', handPool);
+  const plain = run(['pareto', pool, '--lambdas', '0,0.5,1', '--seeds', '2']);
+  const named = run(['pareto', pool, '--lambdas', '0,0.5,1', '--seeds', '2', '--axes', 'time,energy']);
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(named.stdout, plain.stdout);
+});
+
+test('pareto --axes faults name study.axes and exit 1', () => {
+  const pool = write('two-sites.json', twoSites);
+  const cases = [
+    ['carbon,money', /^error: study\.axes\[1\]: must be time, energy, carbon or cost, got "money"$/m],
+    ['cost,cost', /^error: study\.axes\[1\]: repeats axes\[0\] \("cost"\); name two different figures$/m],
+    ['time', /^error: study\.axes: must list two of time, energy, carbon and cost, got \["time"\]$/m],
+    ['time,energy,cost', /^error: study\.axes: must list two/m],
+  ];
+  for (const [axes, message] of cases) {
+    const r = run(['pareto', pool, '--axes', axes]);
+    assert.equal(r.code, 1, `${axes}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, message);
+  }
+  const usage = run(['sweep', pool, 'where', '--axes', 'time,cost']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /unknown option --axes for sweep/);
+});
+
+test('sweep where: each site and the pair, the picks, run totals, CSV', () => {
+  const pool = write('two-sites.json', twoSites);
+  const r = run(['sweep', pool, 'where', '--method', 'exact']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.study, 'where');
+  assert.deepEqual(out.sites, ['fast', 'clean']);
+  assert.deepEqual(out.points.map((p) => p.sites), [['fast'], ['clean'], ['fast', 'clean']]);
+  const [fast, clean, pair] = out.points;
+  near(fast.iteration_ms, 11.76, 'T on fast');
+  near(fast.carbon_g, fastCarbon, 'carbon on fast');
+  near(clean.carbon_g, cleanCarbon, 'carbon on clean');
+  near(clean.objective, 1.5288, 'objective on clean');
+  near(fast.run.hours, (1e6 * 0.01176) / 3600, 'run hours');
+  near(fast.run.cost, 1e6 * fastCost, 'run money');
+  assert.ok(pair.objective <= fast.objective + 1e-12, 'a pair is never worse than either site alone');
+  assert.deepEqual(out.fastest.sites, ['fast']);
+  assert.deepEqual(out.cleanest.sites, ['clean']);
+  assert.deepEqual(out.cheapest.sites, ['fast']);
+  assert.deepEqual(out.notes, []);
+  const csv = run(['sweep', pool, 'where', '--method', 'exact', '--format', 'csv']);
+  const lines = csv.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 4);
+  assert.equal(lines[0], 'sites,job,feasible,iteration_ms,energy_j,carbon_g,cost,objective,gpus_used,gpus,sites_used,'
+    + 'plan,run_hours,run_energy_kwh,run_carbon_kg,run_cost,marks,error');
+  assert.match(lines[1], /^fast,sites=fast\/seed=1,true,11\.76\d*,2\.94\d*,.*,f:4,.*,best fastest cheapest,$/);
+  assert.match(lines[2], /^clean,sites=clean\/seed=1,true,23\.52\d*,.*,cleanest,$/);
+  assert.match(lines[3], /^fast clean,sites=fast\+clean\/seed=1,true,/);
+});
+
+test('sweep where on one site: one row and a note', () => {
+  const r = run(['sweep', write('pool.json', costModelPool), 'where', '--method', 'exact']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.points.length, 1);
+  assert.match(out.notes[0], /^every GPU is on one site/);
+});
+
+test('sweep where on the world-wide example: every site and pair', () => {
+  const r = run(['sweep', path.join(examples, 'world-wide.json'), 'where', '--seeds', '1', '--time-limit', '5']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const n = out.sites.length;
+  assert.ok(n >= 2);
+  assert.equal(out.points.length, n + (n * (n - 1)) / 2);
+  for (const pick of ['best', 'fastest', 'cleanest', 'cheapest']) assert.ok(out[pick]?.sites?.length >= 1, pick);
+  assert.ok(out.points.every((p) => p.feasible === false || Number.isFinite(p.carbon_g)));
+});
