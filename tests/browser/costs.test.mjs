@@ -385,3 +385,30 @@ for (const [name, size] of SIZES) {
     await context.close();
   });
 }
+
+test('renaming the last GPU of a site carries the site\'s figures; a GPU leaving a shared site does not', async () => {
+  const { context, page, errors } = await sizedPage(SIZES[0][1]);
+  await openExample(page, 'three-sites');
+  await page.click('#tab-sites');
+  await typeSiteRow(page, 'A', ['700', '1.5', '0.3']);
+  await page.click('#tab-gpus');
+  let problem = await problemIn(page);
+  const onA = problem.gpus.map((g, i) => [g.site, i]).filter(([site]) => site === 'A').map(([, i]) => i);
+  assert.ok(onA.length >= 2, 'site A has several GPUs');
+  // The first GPUs of A leave it for a new site: A keeps its figures, the new site has none.
+  for (const i of onA.slice(0, -1)) await typeInto(page.getByLabel(`Site of GPU ${i + 1}`, { exact: true }), 'A2');
+  problem = await problemIn(page);
+  assert.deepEqual(Object.keys(problem.sites), ['A']);
+  // The last GPU of A renamed key by key: the figures follow it through every state of the text.
+  const last = onA[onA.length - 1];
+  await typeInto(page.getByLabel(`Site of GPU ${last + 1}`, { exact: true }), 'lab-west');
+  problem = await problemIn(page);
+  assert.deepEqual(problem.sites, { 'lab-west': { carbon_g_per_kwh: 700, pue: 1.5, price_per_kwh: 0.3 } });
+  await validNow(page);
+  // Joining a site others are on does not hand it these figures.
+  await typeInto(page.getByLabel(`Site of GPU ${last + 1}`, { exact: true }), 'A2');
+  problem = await problemIn(page);
+  assert.equal(problem.sites?.A2, undefined, 'A2 keeps its own (default) figures');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -187,16 +187,46 @@ export function createGpuSection(ctx) {
     fillPrices.textContent = `Fill ${n} empty price${n === 1 ? '' : 's'} from the catalogue`;
   };
 
+  // Renaming the last GPU of a site renames the site's carbon, PUE and price entry (sites.NAME)
+  // with it, keystroke by keystroke as ids carry their links; a GPU leaving a site that other GPUs
+  // keep, or joining one other GPUs are on, leaves the entries where they are.
+  function siteCell(index) {
+    const path = `gpus[${index}].site`;
+    const input = boundInput(ctx, { path, kind: 'text', label: `Site of GPU ${index + 1}`, list: 'site-names', bind: false });
+    let carried = null;  // the sites key this row's typing carries, or '' for none
+    const siteOf = (gpu) => (isPlainObject(gpu) && typeof gpu.site === 'string' ? gpu.site : '');
+    input.addEventListener('focus', () => {
+      const problem = store.get();
+      const site = siteOf(gpuList(problem)[index]);
+      const alone = gpuList(problem).filter((g) => siteOf(g) === site).length === 1;
+      carried = alone && isPlainObject(problem.sites?.[site]) ? site : null;
+    });
+    input.addEventListener('input', () => {
+      const value = parseFieldText(input.value, { kind: 'text' });
+      const next = value ?? '';
+      store.edit((copy) => {
+        writeField(copy, path, value);
+        // Not onto a site other GPUs are on: joining it keeps that site's own figures.
+        const taken = gpuList(copy).some((g, i) => i !== index && siteOf(g) === next);
+        if (carried !== null && carried !== next && !taken && isPlainObject(copy.sites?.[carried]) && copy.sites[next] === undefined) {
+          copy.sites[next] = copy.sites[carried];
+          delete copy.sites[carried];
+          carried = next;
+        }
+      }, ctx.source);
+    });
+    input.addEventListener('blur', () => { carried = null; });
+    return h('td', { dataset: { errorHost: '' } }, input);
+  }
+
   function row(index, gpu) {
     const name = idOf(gpu) || `GPU ${index + 1}`;
     const cells = COLUMNS.map(([key, label, kind]) => {
       if (key === 'type') return typeCell(index, gpu);
       if (key === 'id') return idCell(index);
       if (key === 'price_per_hour') return priceCell(index, gpu);
-      return cellInput(ctx, {
-        path: `gpus[${index}].${key}`, kind, label: `${label} of GPU ${index + 1}`,
-        list: key === 'site' ? 'site-names' : undefined,
-      });
+      if (key === 'site') return siteCell(index);
+      return cellInput(ctx, { path: `gpus[${index}].${key}`, kind, label: `${label} of GPU ${index + 1}` });
     });
     const duplicate = h('button', { type: 'button', class: 'small', text: 'Duplicate', 'aria-label': `Duplicate ${name}` });
     const remove = h('button', { type: 'button', class: 'small danger', text: 'Remove', 'aria-label': `Remove ${name}` });
