@@ -52,4 +52,29 @@ void BM_EvaluateGenes(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateGenes)->Args({12, 12})->Args({12, 48})->ArgNames({"N", "L"});
 
+// The same with carbon, money and four weights (objectives.md): sites with a
+// grid intensity, PUE and price, and a rent on every GPU, so that the model
+// takes its priced path (two more sums per stage).
+void BM_EvaluateGenesPriced(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0)), layers = static_cast<int>(state.range(1));
+  Problem problem = bench::scaling_pool(n, layers);
+  double carbon = 50;
+  for (Gpu& g : problem.gpus) {
+    problem.sites[g.site] = SiteFigures{carbon, 1.2, 0.1};
+    carbon += 25;
+    g.price_per_hour = 2.5;
+  }
+  problem.objective.weights = ObjectiveWeights{1, 0.5, 1, 1};
+  CostModel model(problem);
+  apply_references(problem, model);
+  const auto chromosomes = random_chromosomes(n, layers, 1024);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model.evaluate_genes(chromosomes[i].data()));
+    i = (i + 1) & 1023;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateGenesPriced)->Args({12, 12})->Args({12, 48})->ArgNames({"N", "L"});
+
 }  // namespace
