@@ -1,13 +1,14 @@
 // The Studies panel in a real (headless) Chromium with the real module and worker pool: the
 // energy-time trade-off on the paper's Table 7 pool (points, frontier, knee, table, plan on click),
-// cancelling mid-study, a cross-site latency sweep, the subset sweep and the split.
+// cancelling mid-study, a cross-site latency sweep, the subset sweep and the split; a trade-off of
+// carbon against money and the where-to-train study on the world-wide example (issue 11 point 5).
 // Run: node --test tests/browser/studies.test.mjs
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  ARTIFACTS, openExample, REPO_ROOT, screenshot, useBrowser,
+  ARTIFACTS, openExample, REPO_ROOT, screenshot, typeInto, useBrowser,
 } from './helpers.mjs';
 
 const { freshPage } = useBrowser({ requireStudies: true });
@@ -243,6 +244,136 @@ test('a trade-off with fewer than three frontier plans has no knee and no knee i
   assert.equal(await page.locator('#study-output .st-knee-mark').count(), 0);
   assert.ok(!(await page.locator('#study-output .st-legend text').allTextContents()).includes('knee'));
   assert.match(await page.textContent('#study-output .st-tradeoff figcaption'), /^1 distinct plan from 1 value of λ; 1 on the frontier\. No knee/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The smallest text in the study output as drawn, in CSS pixels: an SVG's text scaled by the SVG's
+// drawn width over its viewBox width.
+const smallestText = (page) => page.$$eval('#study-output text, #study-output td, #study-output th, #study-output dt, #study-output dd, #study-output figcaption', (nodes) => {
+  let least = Infinity;
+  for (const n of nodes) {
+    if (!n.getClientRects().length || !n.textContent.trim()) continue;
+    const size = parseFloat(getComputedStyle(n).fontSize);
+    const svg = n.closest('svg');
+    const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+    least = Math.min(least, size * scale);
+  }
+  return least;
+});
+
+async function atPhoneWidth(page, name) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const least = await smallestText(page);
+  assert.ok(least >= 9, `smallest text ${least.toFixed(2)} px at 390 px`);
+  await shot(page, name);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return least;
+}
+
+test('trade-off on two other figures: axes chosen with keys, chart labels and units follow (world-wide)', async (t) => {
+  const { context, page, errors } = await freshPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openExample(page, 'world-wide');
+  await page.selectOption('#study-kind', 'pareto');
+  assert.equal(await page.inputValue('#study-axis-x'), 'time');
+  assert.equal(await page.inputValue('#study-axis-y'), 'energy');
+  // The same figure twice: the module's message lands at the field.
+  await page.focus('#study-axis-y');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.inputValue('#study-axis-y'), 'time');
+  await typeInto(page.locator('#study-seeds'), '1');
+  await page.click('#study-run');
+  await waitStudyStatus(page, 'The study could not run');
+  assert.equal(await page.textContent('#study-axes-error'), 'Up: repeats axes[0] ("time"); name two different figures');
+  // Carbon across, money up, by keys only.
+  await page.focus('#study-axis-x');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.activeElement.id === 'study-axis-y'), 'Tab moves from across to up');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowDown');
+  assert.equal(await page.inputValue('#study-axis-x'), 'carbon');
+  assert.equal(await page.inputValue('#study-axis-y'), 'cost');
+  assert.match(await page.textContent('#study-lambdas-hint'), /^Weights of carbon against money, between 0 \(money only\) and 1 \(carbon only\)/);
+  await typeInto(page.locator('#study-lambdas'), '0, 0.2, 0.5, 0.8, 1');
+  await typeInto(page.locator('#study-time-limit-s'), '5');
+  await page.click('#study-run');
+  await waitStudyStatus(page, 'Done', 120000);
+  assert.equal(await page.getAttribute('#study-output .st-tradeoff', 'data-axes'), 'carbon,cost');
+  const titles = await page.locator('#study-output .st-tradeoff-chart .gt-axis-title').allTextContents();
+  assert.deepEqual(titles, ['carbon per iteration, CO2e', 'money per iteration, $']);
+  const ticks = await page.locator('#study-output .st-tradeoff-chart .st-axes > text:not(.gt-axis-title)').allTextContents();
+  assert.ok(ticks.some((s) => s.endsWith('g CO2e')), `carbon ticks: ${ticks.join(' | ')}`);
+  assert.ok(ticks.some((s) => s.startsWith('$')), 'money ticks');
+  // Points sit at their carbon and money; the frontier is over those two.
+  const points = await page.$$eval('#study-output .st-point[data-job]', (ns) => ns.map((n) => ({
+    job: n.dataset.job, lambda: Number(n.dataset.lambda), x: Number(n.dataset.x), y: Number(n.dataset.y),
+    carbon: Number(n.dataset.carbon), cost: Number(n.dataset.cost), frontier: n.dataset.frontier === 'true',
+  })));
+  assert.equal(points.length, 5);
+  for (const p of points) assert.deepEqual([p.x, p.y], [p.carbon, p.cost]);
+  const beats = (a, b) => a.x <= b.x && a.y <= b.y && (a.x < b.x || a.y < b.y);
+  for (const a of points.filter((p) => p.frontier)) assert.ok(!points.some((b) => beats(b, a)), `${a.job} on the frontier`);
+  const heads = await page.locator('#study-output .st-tradeoff-table thead th').allTextContents();
+  assert.deepEqual(heads.slice(0, 5), ['λ', 'Carbon', 'Money', 'ΔC vs λ = 1', 'ΔM vs λ = 1']);
+  assert.match(await page.textContent('#study-output .st-tradeoff figcaption'), /λ weighs carbon, 1 − λ money\./);
+  t.diagnostic(`frontier: ${points.filter((p) => p.frontier).map((p) => `λ ${p.lambda}: ${p.carbon.toFixed(3)} g, $${p.cost.toFixed(4)}`).join('; ')}`);
+  await shot(page, 'studies-tradeoff-carbon-cost');
+  // A point, chosen with Enter, shows its plan under the trade-off's name.
+  const cleanest = points.reduce((a, b) => (b.carbon < a.carbon ? b : a));
+  await page.focus(`#study-output circle.st-point[data-job="${cleanest.job}"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^From a study: Money-carbon trade-off: λ = /.test(document.getElementById('result-origin')?.textContent ?? ''));
+  await atPhoneWidth(page, 'studies-tradeoff-carbon-cost-390');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('where to train on the world-wide example: every site and pair, the picks, bars, a plan; readable at 390 px', async (t) => {
+  const { context, page, errors } = await freshPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openExample(page, 'world-wide');
+  const problem = JSON.parse(await page.inputValue('#problem-json'));
+  const sites = [...new Set(problem.gpus.map((g) => g.site ?? ''))];
+  await page.focus('#study-kind');
+  await page.selectOption('#study-kind', 'where');
+  assert.equal(await page.isHidden('#study-axis-x'), true, 'only the trade-off takes axes');
+  await typeInto(page.locator('#study-seeds'), '1');
+  await typeInto(page.locator('#study-time-limit-s'), '5');
+  await page.click('#study-run');
+  await waitStudyStatus(page, 'Done', 120000);
+  const rows = await page.$$eval('#study-output .st-where-table tbody tr', (trs) => trs.map((tr) => ({
+    sites: tr.dataset.sites, job: tr.dataset.job, marks: tr.querySelector('.st-where-marks')?.textContent ?? '', best: tr.classList.contains('is-best'),
+  })));
+  const n = sites.length;
+  assert.equal(rows.length, n + (n * (n - 1)) / 2, `${n} sites and their pairs`);
+  assert.deepEqual(rows.slice(0, n).map((r) => r.sites), sites);
+  const picks = await page.$$eval('#study-output .st-where-pick', (ds) => Object.fromEntries(ds.map((d) => [d.dataset.pick, d.dataset.sites])));
+  t.diagnostic(`picks: ${JSON.stringify(picks)}`);
+  for (const [pick, mark] of [['best', 'best objective'], ['fastest', 'fastest'], ['cleanest', 'cleanest'], ['cheapest', 'cheapest']]) {
+    const row = rows.find((r) => r.sites === picks[pick]);
+    assert.ok(row && row.marks.includes(mark), `${pick} (${picks[pick]}) is marked in the table`);
+  }
+  // The bars: a row per site (and per pair whose plan uses both), three bars each; the cleanest has
+  // the shortest carbon bar.
+  const bars = await page.$$eval('#study-output .st-where-row', (gs) => gs.map((g) => ({
+    sites: g.dataset.sites, job: g.dataset.job,
+    values: Object.fromEntries([...g.querySelectorAll('rect')].map((r) => [r.dataset.metric, Number(r.dataset.value)])),
+  })));
+  assert.ok(bars.length >= n - rows.slice(0, n).filter((r) => !r.job).length);
+  for (const bar of bars) assert.deepEqual(Object.keys(bar.values), ['objective', 'carbon_g', 'cost']);
+  const leastCarbon = Math.min(...bars.map((b) => b.values.carbon_g));
+  assert.equal(bars.find((b) => b.sites === picks.cleanest)?.values.carbon_g ?? leastCarbon, leastCarbon);
+  await shot(page, 'studies-where');
+  // The best subset's bar shows its plan.
+  const best = bars.find((b) => b.sites === picks.best);
+  await page.click(`#study-output .st-where-row[data-job="${best.job}"] rect`);
+  await page.waitForFunction((s) => (document.getElementById('result-origin')?.textContent ?? '').startsWith(`From a study: Where to train: ${s}`), best.sites);
+  assert.ok(await page.locator(`#study-output .st-where-row[data-job="${best.job}"]`).evaluate((g) => g.classList.contains('is-selected')));
+  const least = await atPhoneWidth(page, 'studies-where-390');
+  t.diagnostic(`smallest text at 390 px: ${least.toFixed(1)} px`);
   assert.deepEqual(errors, []);
   await context.close();
 });

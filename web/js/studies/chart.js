@@ -40,11 +40,11 @@ export function logTicks(min, max) {
 }
 
 // {svg, plot (a <g>), x, y, left, right, top, bottom, legendY} for the given domains; legend: true
-// leaves a row under the x axis for legendRow() at legendY.
+// leaves a row under the x axis for legendRow() at legendY; left: the plot's left edge.
 export function chartFrame({ label, className, xDomain, yDomain, xLog = false, xTitle, yTitle, xFormat, yFormat,
-  height = HEIGHT, xTicks, legend = false }) {
+  height = HEIGHT, xTicks, legend = false, left: leftMargin }) {
   const svg = svgRoot(WIDTH, height, label, `st-chart ${className}`);
-  const left = MARGIN.left;
+  const left = leftMargin ?? MARGIN.left;  // wider for long tick labels (g CO2e, $)
   const right = WIDTH - MARGIN.right;
   const top = MARGIN.top;
   const bottom = height - MARGIN.bottom - (legend ? 26 : 0);

@@ -1,10 +1,12 @@
 // The studies panel's form: the study, and the options that study takes (the others are hidden).
 // Errors that name a field (study.lambdas[2]: ...) appear under that field.
 import { h } from '../dom.js';
+import { AXES, AXIS_NAMES, DEFAULT_AXES } from './axes.js';
 import { DEFAULT_LAMBDAS, DEFAULT_VALUES, STUDIES, studyByKind } from './options.js';
 
 const FIELD_HINTS = {
   lambdas: 'Weights of time against energy, between 0 (energy only) and 1 (time only). Empty: 0, 0.1, …, 1.',
+  axes: 'The two figures to trade: the first is weighted by λ and drawn across, the second by 1 − λ and drawn up.',
   values: 'Empty: the default values.',
   seeds: 'Searches per point with different seeds; the best is kept.',
   time_limit_s: 'Per job; empty: the problem\'s search setting.',
@@ -17,6 +19,47 @@ function textField(name, label, { value = '', inputmode = 'decimal', placeholder
   const hint = h('small', { class: 'hint', id: `${id}-hint`, text: FIELD_HINTS[name] || '' });
   const field = h('div', { class: `field study-field-${name}`, dataset: { field: name } }, h('label', { for: id, text: label }), input, hint, error);
   return { field, input, error, hint };
+}
+
+const AXIS_LABELS = { time: 'Time (ms)', energy: 'Energy (J)', carbon: 'Carbon (g CO2e)', cost: 'Money ($)' };
+
+// Two selects, the trade-off's x and y figures, acting as one field "axes" ("carbon,cost").
+function axesField() {
+  const select = (id, value, label) => {
+    const s = h('select', { id, 'aria-label': label, 'aria-describedby': 'study-axes-hint study-axes-error' },
+      AXIS_NAMES.map((a) => h('option', { value: a, text: AXIS_LABELS[a], selected: a === value })));
+    return s;
+  };
+  const x = select('study-axis-x', DEFAULT_AXES[0], 'Across (weighted by λ)');
+  const y = select('study-axis-y', DEFAULT_AXES[1], 'Up (weighted by 1 − λ)');
+  const error = h('p', { class: 'study-field-error', id: 'study-axes-error', hidden: true });
+  const hint = h('small', { class: 'hint', id: 'study-axes-hint', text: FIELD_HINTS.axes });
+  const field = h('div', { class: 'field study-field-axes', dataset: { field: 'axes' } },
+    h('span', { class: 'study-axes-title', id: 'study-axes-title', text: 'Figures to trade' }),
+    h('div', { class: 'study-axes-pair', role: 'group', 'aria-labelledby': 'study-axes-title' },
+      h('span', { class: 'study-axis' }, h('label', { for: 'study-axis-x', text: 'Across' }), x),
+      h('span', { class: 'study-axis' }, h('label', { for: 'study-axis-y', text: 'Up' }), y)),
+    hint, error);
+  // The panel reads and writes fields through .input: here a pair of selects.
+  const input = {
+    get value() { return `${x.value},${y.value}`; },
+    set value(text) {
+      const [a, b] = String(text).split(',').map((t) => t.trim());
+      if (AXIS_NAMES.includes(a)) x.value = a;
+      if (AXIS_NAMES.includes(b)) y.value = b;
+    },
+    set disabled(d) { x.disabled = d; y.disabled = d; },
+    setAttribute(name, value) { x.setAttribute(name, value); y.setAttribute(name, value); },
+    removeAttribute(name) { x.removeAttribute(name); y.removeAttribute(name); },
+    addEventListener(type, fn) { x.addEventListener(type, fn); y.addEventListener(type, fn); },
+  };
+  return { field, input, error, hint };
+}
+
+// The lambdas hint names the two figures chosen.
+function lambdaHint(axesText) {
+  const [a, b] = axesText.split(',').map((n) => AXES[n]?.noun ?? n);
+  return `Weights of ${a} against ${b}, between 0 (${b} only) and 1 (${a} only). Empty: 0, 0.1, …, 1.`;
 }
 
 export function createStudyForm() {
@@ -32,6 +75,7 @@ export function createStudyForm() {
     select.addEventListener('change', title);
   }
   const fields = {
+    axes: axesField(),
     lambdas: textField('lambdas', 'Lambdas', { value: DEFAULT_LAMBDAS }),
     values: textField('values', 'Values'),
     seeds: textField('seeds', 'Seeds per point', { value: '3', inputmode: 'numeric' }),
@@ -75,13 +119,19 @@ export function createStudyForm() {
         continue;
       }
       f.error.hidden = false;
-      f.error.textContent = f.error.textContent ? `${f.error.textContent} ${match[3]}` : `${match[2] ? `item ${Number(match[2].slice(1, -1)) + 1}: ` : ''}${match[3]}`;
+      const index = match[2] ? Number(match[2].slice(1, -1)) : null;
+      const where = index === null ? '' : match[1] === 'axes' ? `${index === 0 ? 'Across' : 'Up'}: ` : `item ${index + 1}: `;
+      f.error.textContent = f.error.textContent ? `${f.error.textContent} ${match[3]}` : `${where}${match[3]}`;
       f.input.setAttribute('aria-invalid', 'true');
     }
     return rest;
   }
 
   kind.addEventListener('change', sync);
+  fields.axes.input.addEventListener('change', () => {
+    fields.lambdas.hint.textContent = lambdaHint(fields.axes.input.value);
+    clearErrors();
+  });
   sync();
   return {
     element,

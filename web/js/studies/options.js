@@ -1,11 +1,12 @@
 // The studies panel's choices: which study, and the options it takes, read from the form into the
 // module's study_options JSON. Lists are typed as "0, 0.1, 0.5"; an empty field means the default.
+import { AXIS_NAMES, DEFAULT_AXES, isDefaultAxes, tradeoffLabel } from './axes.js';
 
 export const STUDIES = [
   {
-    kind: 'pareto', label: 'Energy-time trade-off',
-    blurb: 'Sweeps lambda from pure energy (0) to pure time (1), several seeds each: the frontier of plans where neither time nor energy can improve without the other getting worse, and its knee.',
-    fields: ['lambdas', 'seeds', 'method', 'time_limit_s'],
+    kind: 'pareto', label: 'Trade-off (time, energy, carbon, money)',
+    blurb: 'Sweeps lambda from 0 to 1, several seeds each, weighting the first chosen figure by lambda and the second by 1 - lambda (time against energy is the paper\'s sweep): the frontier of plans where neither figure can improve without the other getting worse, and its knee.',
+    fields: ['axes', 'lambdas', 'seeds', 'method', 'time_limit_s'],
   },
   {
     kind: 'subset', label: 'GPU-subset sweep',
@@ -32,6 +33,11 @@ export const STUDIES = [
     blurb: 'Plans the same pool twice, once with one GPU per stage (the paper\'s space) and once with stage groups (tensor and data parallel GPUs of one node serving a stage together): what groups buy in time, energy and GPUs used.',
     fields: ['seeds', 'method', 'time_limit_s'],
   },
+  {
+    kind: 'where', label: 'Where to train',
+    blurb: 'Plans on each site alone and on every pair of sites, with the problem\'s objective and the whole problem\'s references so that the objectives compare: the best place to train, and the fastest, the cleanest (least carbon) and the cheapest.',
+    fields: ['seeds', 'method', 'time_limit_s'],
+  },
 ];
 
 export const DEFAULT_VALUES = {
@@ -41,6 +47,15 @@ export const DEFAULT_VALUES = {
 export const DEFAULT_LAMBDAS = '0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1';
 
 export const studyByKind = (kind) => STUDIES.find((s) => s.kind === kind);
+
+// "carbon,cost" (the form's axes field) -> ["carbon", "cost"].
+export const axesOf = (text) => String(text || DEFAULT_AXES.join(',')).split(',').map((a) => a.trim());
+
+// What a run of this study is called where its plans are shown: the trade-off names its axes.
+export function studyLabel(kind, fields = {}) {
+  if (kind === 'pareto') return tradeoffLabel(axesOf(fields.axes));
+  return studyByKind(kind)?.label ?? kind;
+}
 
 // "0, 0.1; 0.5" -> [0, 0.1, 0.5]; throws with a message naming the field when a part is no number.
 export function parseList(text, field) {
@@ -59,13 +74,19 @@ export class OptionError extends Error {
   }
 }
 
-// fields: {lambdas, values, seeds, method, time_limit_s} as typed. Range checks are the module's
+// fields: {axes ("time,energy"), lambdas, values, seeds, method, time_limit_s} as typed. Range checks are the module's
 // (its messages name study.<field>, and the panel shows them at that field).
 export function studyOptions(kind, fields) {
   const study = studyByKind(kind);
   if (!study) throw new OptionError('study', `unknown study "${kind}"`);
   const options = { study: kind };
   const uses = (name) => study.fields.includes(name);
+  if (uses('axes')) {
+    const axes = axesOf(fields.axes);
+    for (const [i, a] of axes.entries()) if (!AXIS_NAMES.includes(a)) throw new OptionError(`axes[${i}]`, `unknown figure "${a}"`);
+    // The paper's two are the default: the options stay exactly what they always were.
+    if (!isDefaultAxes(axes)) options.axes = axes;
+  }
   if (uses('lambdas') && fields.lambdas.trim()) options.lambdas = parseList(fields.lambdas, 'lambdas');
   if (uses('values') && fields.values.trim()) options.values = parseList(fields.values, 'values');
   if (uses('seeds') && String(fields.seeds).trim()) options.seeds = parseList(fields.seeds, 'seeds')[0];

@@ -6,7 +6,7 @@
 import { h } from '../dom.js';
 import { formatElapsed } from '../format.js';
 import { createStudyForm } from './form.js';
-import { OptionError, studyByKind, studyOptions } from './options.js';
+import { OptionError, studyLabel, studyOptions } from './options.js';
 import { WorkerPool } from './pool.js';
 import { markSelected, renderStudy } from './render.js';
 
@@ -72,6 +72,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
     if (running) return null;
     setStatus('Checking the problem…');
     const kind = form.kind();
+    const label = studyLabel(kind, form.values());
     let options;
     try {
       options = studyOptions(kind, form.values());
@@ -105,7 +106,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
       setStatus(cancelled ? `Cancelled: summarising the ${finished} of ${jobs.length} jobs that finished…` : 'Summarising…');
       const summary = await tools.call('study-summary', { problem: problemText, options, results });
       const entries = new Map(jobs.filter((job) => job.id in results).map((job) => [job.id, { problem: job.problem, result: results[job.id] }]));
-      study = { kind, label: studyByKind(kind).label, problemText, entries, summary };
+      study = { kind, label, problemText, entries, summary };
       const failed = Object.values(results).filter((r) => !isPlan(r));
       await draw();
       const elapsed = formatElapsed(performance.now() - running.started);

@@ -5,6 +5,7 @@ import { renderSplit } from './split-view.js';
 import { renderSubset } from './subset-view.js';
 import { renderSweep } from './sweep-view.js';
 import { renderTradeoff } from './tradeoff-view.js';
+import { renderWhere } from './where-view.js';
 
 const RENDERERS = {
   pareto: renderTradeoff,
@@ -13,6 +14,7 @@ const RENDERERS = {
   bandwidth: renderSweep,
   split: renderSplit,
   parallelism: renderParallelism,
+  where: renderWhere,
 };
 
 // context: {onSelect(id, label), breakdown?, problem?} (the last two for split).

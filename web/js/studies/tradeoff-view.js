@@ -1,13 +1,27 @@
-// The energy-time trade-off (studies.md point 1): every plan the lambda sweep found as a point of
-// iteration time (x) against energy (y), dominated ones muted, the frontier as a line, the reference
-// plan (METIS-style, improved) as a diamond, the knee as a star, frontier points labelled with their
-// lambdas; below it the per-lambda table like the paper's Table 7. Points and rows show their plan.
+// The trade-off (studies.md point 1, issue 11 point 5): every plan the lambda sweep found as a point
+// of its two figures (by default iteration time across and energy up; any two of time, energy,
+// carbon and money), dominated ones muted, the frontier as a line, the reference plan (METIS-style,
+// improved) as a diamond, the knee as a star, frontier points labelled with their lambdas; below it
+// the per-lambda table like the paper's Table 7. Points and rows show their plan.
 import { el, html, round2 } from '../views/svg.js';
-import { formatEnergy, formatMs, formatNumber, formatPercent, plural } from '../views/format.js';
+import { formatNumber, formatPercent, plural } from '../views/format.js';
+import { isDefaultAxes, summaryAxes } from './axes.js';
 import { asButton, chartFrame, diamondPath, legendRow, paddedExtent, starPath } from './chart.js';
 
-const isPlan = (p) => p && Number.isFinite(p.iteration_ms) && Number.isFinite(p.energy_j);
-const sameSpot = (a, b) => a.iteration_ms === b.iteration_ms && a.energy_j === b.energy_j;
+// The chart's two figures: set per render from the summary's axes.
+let X = null;
+let Y = null;
+const xOf = (p) => p[X.field];
+const yOf = (p) => p[Y.field];
+const isPlan = (p) => p && Number.isFinite(xOf(p)) && Number.isFinite(yOf(p));
+const sameSpot = (a, b) => xOf(a) === xOf(b) && yOf(a) === yOf(b);
+const figures = (p) => `${X.format(xOf(p))}, ${Y.format(yOf(p))}`;
+
+// Every figure a point carries, as data attributes (data-t and data-e as before the other axes).
+const figureData = (p) => ({
+  'data-t': p.iteration_ms, 'data-e': p.energy_j, 'data-x': xOf(p), 'data-y': yOf(p),
+  'data-carbon': p.carbon_g, 'data-cost': p.cost,
+});
 
 export function lambdaList(lambdas) {
   const sorted = [...new Set(lambdas)].sort((a, b) => a - b);
@@ -17,10 +31,11 @@ export function lambdaList(lambdas) {
 function pointLabel(point) {
   const seed = point.seed !== undefined ? `, seed ${point.seed}` : '';
   const where = point.on_frontier ? ' (on the frontier)' : point.dominated ? ' (dominated)' : '';
-  return `λ = ${formatNumber(point.lambda)}${seed}: ${formatMs(point.iteration_ms)}, ${formatEnergy(point.energy_j)}${where}`;
+  return `λ = ${formatNumber(point.lambda)}${seed}: ${figures(point)}${where}`;
 }
 
 export function renderTradeoff(container, summary, { onSelect }) {
+  [X, Y] = summaryAxes(summary);
   const points = (summary.points || []).filter(isPlan);
   const table = (summary.table || []).filter(isPlan);
   const reference = isPlan(summary.reference) ? summary.reference : null;
@@ -32,25 +47,27 @@ export function renderTradeoff(container, summary, { onSelect }) {
     body.push(chart(points, table, reference, knee, onSelect));
   }
   if (table.length) body.push(tradeoffTable(table, onSelect));
-  container.replaceChildren(html('figure', { class: 'st-view st-tradeoff' }, [...body, caption(points, table, knee, summary)]));
+  const figure = html('figure', { class: 'st-view st-tradeoff', 'data-axes': `${X.name},${Y.name}` }, [...body, caption(points, table, knee, summary)]);
+  container.replaceChildren(figure);
 }
 
 function chart(points, table, reference, knee, onSelect) {
   const all = reference ? [...points, reference] : points;
   const frame = chartFrame({
-    label: `Energy per iteration against iteration time for ${points.length} plans`,
+    label: `${Y.title} against ${X.title} for ${points.length} plans`,
     className: 'st-tradeoff-chart',
-    xDomain: paddedExtent(all.map((p) => p.iteration_ms)),
-    yDomain: paddedExtent(all.map((p) => p.energy_j), 0.1),
-    xTitle: 'iteration time T_iter', yTitle: 'energy per iteration E_iter',
-    xFormat: formatMs, yFormat: formatEnergy, height: 410, legend: true,
+    xDomain: paddedExtent(all.map(xOf)),
+    yDomain: paddedExtent(all.map(yOf), 0.1),
+    xTitle: X.title, yTitle: Y.title,
+    xFormat: X.format, yFormat: Y.format, height: 410, legend: true,
+    left: Y.name === 'carbon' || Y.name === 'cost' ? 96 : undefined,
   });
   const { plot, x, y } = frame;
-  const frontier = points.filter((p) => p.on_frontier).sort((a, b) => a.iteration_ms - b.iteration_ms || a.energy_j - b.energy_j);
+  const frontier = points.filter((p) => p.on_frontier).sort((a, b) => xOf(a) - xOf(b) || yOf(a) - yOf(b));
   if (frontier.length > 1) {
     plot.appendChild(el('polyline', {
       class: 'st-frontier', fill: 'none',
-      points: frontier.map((p) => `${round2(x(p.iteration_ms))},${round2(y(p.energy_j))}`).join(' '),
+      points: frontier.map((p) => `${round2(x(xOf(p)))},${round2(y(yOf(p)))}`).join(' '),
       'data-count': frontier.length,
     }));
   }
@@ -60,9 +77,9 @@ function chart(points, table, reference, knee, onSelect) {
   for (const point of order) {
     const kind = point.on_frontier ? 'is-frontier' : point.dominated ? 'is-dominated' : 'is-other';
     const node = el('circle', {
-      class: `st-point ${kind}`, cx: round2(x(point.iteration_ms)), cy: round2(y(point.energy_j)), r: point.on_frontier ? 6 : 4.5,
-      'data-job': point.job, 'data-lambda': point.lambda, 'data-seed': point.seed, 'data-t': point.iteration_ms,
-      'data-e': point.energy_j, 'data-frontier': String(Boolean(point.on_frontier)), 'data-dominated': String(Boolean(point.dominated)),
+      class: `st-point ${kind}`, cx: round2(x(xOf(point))), cy: round2(y(yOf(point))), r: point.on_frontier ? 6 : 4.5,
+      'data-job': point.job, 'data-lambda': point.lambda, 'data-seed': point.seed, ...figureData(point),
+      'data-frontier': String(Boolean(point.on_frontier)), 'data-dominated': String(Boolean(point.dominated)),
     });
     group.appendChild(asButton(node, pointLabel(point), () => onSelect(point.job, pointLabel(point))));
   }
@@ -88,17 +105,17 @@ function frontierLabels(frontier, table, x, y) {
     const lambdas = table.filter((row) => sameSpot(row, spot)).map((row) => row.lambda);
     if (lambdas.length === 0) lambdas.push(spot.lambda);
     group.appendChild(el('text', {
-      class: 'st-label', x: round2(x(spot.iteration_ms) + 9), y: round2(y(spot.energy_j) - 9), 'data-lambdas': lambdas.join(','),
+      class: 'st-label', x: round2(x(xOf(spot)) + 9), y: round2(y(yOf(spot)) - 9), 'data-lambdas': lambdas.join(','),
     }, `λ ${lambdaList(lambdas)}`));
   }
   return group;
 }
 
 function referenceMark(reference, x, y, onSelect) {
-  const cx = x(reference.iteration_ms);
-  const cy = y(reference.energy_j);
-  const label = `Reference plan (METIS-style, improved): ${formatMs(reference.iteration_ms)}, ${formatEnergy(reference.energy_j)}`;
-  const node = el('g', { class: 'st-reference-mark', 'data-job': reference.job, 'data-t': reference.iteration_ms, 'data-e': reference.energy_j }, [
+  const cx = x(xOf(reference));
+  const cy = y(yOf(reference));
+  const label = `Reference plan (METIS-style, improved): ${figures(reference)}`;
+  const node = el('g', { class: 'st-reference-mark', 'data-job': reference.job, ...figureData(reference) }, [
     el('path', { class: 'st-reference', d: diamondPath(cx, cy, 7) }),
     el('text', { class: 'st-label st-reference-label', x: round2(cx + 10), y: round2(cy + 14) }, 'METIS-style, improved'),
   ]);
@@ -106,10 +123,10 @@ function referenceMark(reference, x, y, onSelect) {
 }
 
 function kneeMark(knee, x, y, onSelect) {
-  const cx = x(knee.iteration_ms);
-  const cy = y(knee.energy_j);
-  const label = `Knee: λ = ${formatNumber(knee.lambda)}, ${formatMs(knee.iteration_ms)}, ${formatEnergy(knee.energy_j)}`;
-  const node = el('g', { class: 'st-knee-mark', 'data-job': knee.job, 'data-lambda': knee.lambda, 'data-t': knee.iteration_ms, 'data-e': knee.energy_j }, [
+  const cx = x(xOf(knee));
+  const cy = y(yOf(knee));
+  const label = `Knee: λ = ${formatNumber(knee.lambda)}, ${figures(knee)}`;
+  const node = el('g', { class: 'st-knee-mark', 'data-job': knee.job, 'data-lambda': knee.lambda, ...figureData(knee) }, [
     el('path', { class: 'st-knee', d: starPath(cx, cy, 11, 4.6) }),
     el('text', { class: 'st-label st-knee-label', x: round2(cx - 12), y: round2(cy + 22), 'text-anchor': 'end' }, 'knee'),
   ]);
@@ -118,33 +135,39 @@ function kneeMark(knee, x, y, onSelect) {
 
 function tradeoffTable(rows, onSelect) {
   const base = rows.find((r) => r.lambda === 1) ?? rows.reduce((a, b) => (b.lambda > a.lambda ? b : a));
+  const versus = `vs λ = ${formatNumber(base.lambda)}`;
+  // On other axes than the paper's the other two figures follow, for comparison.
+  const others = isDefaultAxes([X.name, Y.name]) ? [] : summaryAxes({ axes: ['time', 'energy', 'carbon', 'cost'].filter((a) => a !== X.name && a !== Y.name) });
   const head = html('thead', null, html('tr', null, [
     html('th', { scope: 'col' }, 'λ'),
-    html('th', { scope: 'col', class: 'num' }, 'T_iter'),
-    html('th', { scope: 'col', class: 'num' }, 'E_iter'),
-    html('th', { scope: 'col', class: 'num', title: `against λ = ${formatNumber(base.lambda)}` }, `ΔT vs λ = ${formatNumber(base.lambda)}`),
-    html('th', { scope: 'col', class: 'num', title: `against λ = ${formatNumber(base.lambda)}` }, `ΔE vs λ = ${formatNumber(base.lambda)}`),
+    html('th', { scope: 'col', class: 'num' }, X.short),
+    html('th', { scope: 'col', class: 'num' }, Y.short),
+    html('th', { scope: 'col', class: 'num', title: `against λ = ${formatNumber(base.lambda)}` }, `${X.deltaLabel} ${versus}`),
+    html('th', { scope: 'col', class: 'num', title: `against λ = ${formatNumber(base.lambda)}` }, `${Y.deltaLabel} ${versus}`),
+    ...others.map((a) => html('th', { scope: 'col', class: 'num' }, a.short)),
     html('th', { scope: 'col' }, 'GPUs chosen'),
     html('th', { scope: 'col', class: 'num', title: 'seeds whose best plan had the best objective at this lambda' }, 'Seeds agreeing'),
     html('th', { scope: 'col' }, html('span', { class: 'gt-visually-hidden' }, 'Knee')),
   ]));
   const body = html('tbody', null, rows.map((row) => {
-    const label = `λ = ${formatNumber(row.lambda)}: ${formatMs(row.iteration_ms)}, ${formatEnergy(row.energy_j)}`;
+    const label = `λ = ${formatNumber(row.lambda)}: ${figures(row)}`;
     const show = html('button', { type: 'button', class: 'st-show', 'data-job': row.job, 'aria-label': `Show the plan for ${label}` }, formatNumber(row.lambda));
     show.addEventListener('click', () => onSelect(row.job, label));
     return html('tr', { class: row.knee ? 'is-knee' : undefined, 'data-job': row.job, 'data-lambda': row.lambda }, [
       html('th', { scope: 'row' }, show),
-      html('td', { class: 'num' }, formatMs(row.iteration_ms)),
-      html('td', { class: 'num' }, formatEnergy(row.energy_j)),
-      html('td', { class: 'num' }, formatPercent(row.delta_t_pct / 100)),
-      html('td', { class: 'num' }, formatPercent(row.delta_e_pct / 100)),
+      html('td', { class: 'num' }, X.format(xOf(row))),
+      html('td', { class: 'num' }, Y.format(yOf(row))),
+      html('td', { class: 'num' }, formatPercent(row[X.delta] / 100)),
+      html('td', { class: 'num' }, formatPercent(row[Y.delta] / 100)),
+      ...others.map((a) => html('td', { class: 'num' }, a.format(row[a.field]))),
       html('td', { class: 'st-gpus' }, `${row.gpus ?? ''}${Number.isFinite(row.gpus_used) ? ` (${row.gpus_used})` : ''}`),
       html('td', { class: 'num' }, Number.isFinite(row.seeds_agreeing) ? String(row.seeds_agreeing) : '–'),
       html('td', { class: 'st-knee-cell' }, row.knee ? '★ knee' : ''),
     ]);
   }));
+  const deltas = `${X.deltaLabel} and ${Y.deltaLabel}`;
   return html('div', { class: 'gt-st-scroll' }, html('table', { class: 'gt-st-table st-table st-tradeoff-table' }, [
-    html('caption', null, `Best plan per λ (like the paper's Table 7); ΔT and ΔE against λ = ${formatNumber(base.lambda)}. Choose a λ to see its plan.`),
+    html('caption', null, `Best plan per λ (like the paper's Table 7); ${deltas} against λ = ${formatNumber(base.lambda)}. Choose a λ to see its plan.`),
     head, body]));
 }
 
@@ -159,9 +182,12 @@ function distinctCount(points) {
 function caption(points, table, knee, summary) {
   const frontier = distinctCount(points.filter((p) => p.on_frontier));
   const plans = distinctCount(points);
-  const parts = [`${plural(plans, 'distinct plan')} from ${plural(table.length, 'value')} of λ; ${frontier.toLocaleString('en-US')} on the frontier.`];
+  const weights = isDefaultAxes([X.name, Y.name]) ? '' : ` λ weighs ${X.noun}, 1 − λ ${Y.noun}.`;
+  const parts = [`${plural(plans, 'distinct plan')} from ${plural(table.length, 'value')} of λ; ${frontier.toLocaleString('en-US')} on the frontier.${weights}`];
   if (knee) {
-    parts.push(` The knee, where more speed starts to cost much more energy, is λ = ${formatNumber(knee.lambda)}: ${formatMs(knee.iteration_ms)}, ${formatEnergy(knee.energy_j)}.`);
+    const where = isDefaultAxes([X.name, Y.name]) ? 'where more speed starts to cost much more energy'
+      : `where less ${X.noun} starts to cost much more ${Y.noun}`;
+    parts.push(` The knee, ${where}, is λ = ${formatNumber(knee.lambda)}: ${figures(knee)}.`);
   } else {
     parts.push(' No knee: it needs at least three frontier plans.');
   }
