@@ -301,5 +301,25 @@ TEST(WhereStudy, WorldWideExampleSummarisesAlikeTwice) {
   EXPECT_TRUE(s["points"][0].contains("carbon_g"));
 }
 
+// search.micro_batch_size "auto" may return a plan at another u: the summary figures it at that u,
+// as evaluate does for a plan file with micro_batch_size, and refuses a u that does not divide B.
+TEST(StudyResults, APlanAtAnotherMicroBatchSizeIsFiguredAtIt) {
+  const std::string text = two_sites().dump();
+  const json options = {{"study", "where"}, {"method", "exact"}};
+  json plan = {{"stages", {{{"gpu", "f"}, {"layers", 2}}, {{"gpu", "c"}, {"layers", 2}}}}, {"micro_batch_size", 2}};
+  const json s = summarise_study(text, options, {{"sites=fast+clean/seed=1", plan}});
+  const json evaluated = evaluate_request(text, plan.dump());
+  EXPECT_REL(s["points"][2]["iteration_ms"].get<double>(), evaluated["iteration_ms"].get<double>());
+  EXPECT_REL(s["points"][2]["carbon_g"].get<double>(), evaluated["carbon_g"].get<double>());
+  EXPECT_REL(s["points"][2]["run"]["hours"].get<double>(), evaluated["run"]["hours"].get<double>());
+  plan.erase("micro_batch_size");
+  const json at_own_u = evaluate_request(text, plan.dump());
+  EXPECT_NE(evaluated["iteration_ms"], at_own_u["iteration_ms"]);  // u = 2 does change the figures
+  plan["micro_batch_size"] = 3;
+  const auto errors = errors_of([&] { summarise_study(text, options, {{"sites=fast+clean/seed=1", plan}}); });
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].rfind("results[\"sites=fast+clean/seed=1\"].micro_batch_size: must divide", 0), 0u) << errors[0];
+}
+
 }  // namespace
 }  // namespace geotrain

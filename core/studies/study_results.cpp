@@ -5,6 +5,7 @@
 #include "model/input_error.hpp"
 #include "model/message_list.hpp"
 #include "studies/network_sweep.hpp"
+#include "api/planner.hpp"
 #include "model/plan_json.hpp"
 
 namespace geotrain {
@@ -62,18 +63,22 @@ JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobMo
     outcome.error = error_text(result["error"]);
     return outcome;
   }
+  // search.micro_batch_size "auto" may have planned at another u: figure the plan at that u.
+  std::optional<Problem> at_u;
   try {
-    outcome.plan = parse_group_plan(result, job.problem);
+    const std::int64_t u = parse_plan_micro_batch_size(result, job.problem);
+    if (u > 0 && u != job.problem.model.micro_batch_size) at_u = with_micro_batch_size(job.problem, u), outcome.micro_batch_size = u;
+    outcome.plan = parse_group_plan(result, at_u ? *at_u : job.problem);
   } catch (const InputError& e) {
     std::vector<std::string> messages;
-    for (const auto& m : e.messages()) messages.push_back(path + "." + m);
+    for (const auto& m : e.messages()) messages.push_back(path + "." + (m.rfind("plan.", 0) == 0 ? m.substr(5) : m));
     throw InputError(messages);
   }
   const int stages = static_cast<int>(outcome.plan.size());
   if (job.options.stage_count && stages != *job.options.stage_count)
     throw InputError(path + ".stages: has " + count_of(stages, "stage") + ", the job asked for " +
                      std::to_string(*job.options.stage_count));
-  outcome.cost = evaluate_outcome(job, outcome.plan, models);
+  outcome.cost = at_u ? evaluate_study_plan(*at_u, outcome.plan, job_weights(job)) : evaluate_outcome(job, outcome.plan, models);
   outcome.state = JobOutcome::State::solved;
   return outcome;
 }

@@ -21,7 +21,10 @@ struct JobOutcome {
   State state = State::missing;
   std::string error;  // failed: the job's messages, joined
   GroupPlan plan;     // solved; stages may be groups when the job's problem is hybrid
-  PlanCost cost;      // solved: the plan on the job's problem, at the job's lambda
+  PlanCost cost;      // solved: the plan on the job's problem, with the job's weights
+  // When the job chose another micro-batch size (search.micro_batch_size "auto"): that u, at
+  // which `cost` is figured; 0 when it planned at the problem's own.
+  std::int64_t micro_batch_size = 0;
 
   bool solved() const { return state == State::solved; }
 };

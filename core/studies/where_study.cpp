@@ -78,9 +78,10 @@ namespace {
 // The figures of a subset's best plan, with the run totals when the problem has a length.
 json subset_figures(const StudyJob& job, const JobOutcome& o) {
   json p = {{"job", job.id}, {"feasible", true}};
-  const PlanReport report = report_study_plan(job.problem, o.plan, job_weights(job));
+  const Problem problem = with_micro_batch_size(job.problem, o.micro_batch_size);  // 0: the problem's u
+  const PlanReport report = report_study_plan(problem, o.plan, job_weights(job));
   json practical;
-  add_practical_figures(practical, report, job.problem);
+  add_practical_figures(practical, report, problem);
   const json figures = plan_figures(job.problem, o.plan, o.cost);
   p["iteration_ms"] = figures["iteration_ms"];
   p["energy_j"] = figures["energy_j"];
