@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "search/bottleneck_bound.hpp"
 #include "search/lower_bounds.hpp"
 #include "search/stopwatch.hpp"
 
@@ -37,8 +38,9 @@ double kth_one_layer_stage_s(const PoolTables& tables, const std::vector<char>& 
 // sends back and then either forward or computes the head, so Q - 1 of them
 // are no faster than the (Q - 1)-th least one-layer stage; every stage sends
 // at least once, so the slowest computes at least the bottleneck curve plus
-// the cheapest send.
-double bound_with_stages(const CostModel& model, const PoolTables& tables, int stage_count, RemainingCurves& curves) {
+// the cheapest send, and at least `floor_max_tau_s` (bottleneck_bound.hpp).
+double bound_with_stages(const CostModel& model, const PoolTables& tables, int stage_count, double floor_max_tau_s,
+                         double floor_time_s, RemainingCurves& curves) {
   const int n = model.num_gpus(), L = model.num_layers(), extra = L - stage_count;
   std::vector<int> cap_middle(n), cap_last(n);
   std::vector<char> blocked(n);
@@ -55,8 +57,8 @@ double bound_with_stages(const CostModel& model, const PoolTables& tables, int s
   if (!(compute_s < INFINITY)) return INFINITY;  // the stages cannot hold the layers
   const double sum_s = compute_s + (stage_count - 1) * min_round_trip_s(tables, blocked);
   const double max_s = std::max({rest.min_send_s + curves.bottleneck_s[extra], sum_s / stage_count,
-                                 kth_one_layer_stage_s(tables, blocked, stage_count - 1)});
-  const double time_s = sum_s + (M - 1.0) * max_s;
+                                 kth_one_layer_stage_s(tables, blocked, stage_count - 1), floor_max_tau_s});
+  const double time_s = std::max(sum_s + (M - 1.0) * max_s, floor_time_s);
   const double active_j = rest.first_layers_j + curves.extra_j[extra] + rho * rest.min_layer_j;
   const double bound = model.bound_objective(time_s, time_s * rest.idle_w + M * active_j);
   return bound == bound ? bound : 0.0;  // NaN: no claim
@@ -72,8 +74,12 @@ double objective_lower_bound(const CostModel& model) {
   if (most < 2) return bound;
   const PoolTables tables = make_pool_tables(model);
   RemainingCurves curves(L, n);
+  const BottleneckTables clusters = make_bottleneck_tables(model);
+  const double floor_max_tau_s = root_bottleneck_floor_s(clusters, model);
+  const double floor_time_s =
+      plan_time_floor_s(clusters, model, floor_max_tau_s, root_bottleneck_floor_s(clusters, model, true));
   for (int q = std::max(2, model.fewest_stages()); q <= most; ++q)
-    bound = std::min(bound, bound_with_stages(model, tables, q, curves));
+    bound = std::min(bound, bound_with_stages(model, tables, q, floor_max_tau_s, floor_time_s, curves));
   return bound;
 }
 

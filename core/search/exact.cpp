@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "search/bottleneck_proof.hpp"
 #include "search/exact_incumbent.hpp"
 #include "search/gpu_symmetry.hpp"
 #include "model/input_error.hpp"
@@ -118,6 +119,10 @@ class BranchAndBound {
   // the least root bound of the stage counts not yet searched.
   bool roots_bounded_ = false;
   double later_roots_bound_ = INFINITY;
+  // Every plan of two or more stages has a stage at least this slow.
+  double floor_max_tau_s_ = 0;
+  double floor_time_s_ = 0;  // and a T_iter at least this long
+  void raise_bottleneck_floor();
 
   // State of the stage count being searched; buffers sized once per solve.
   int stage_count_ = 0;
@@ -247,8 +252,9 @@ int BranchAndBound::layer_choices(int q, int gpu, Choice* out) {
     const double sum_s = joined.closed_sum_s + tau_s + next.round_trip_s + rest_compute_s + inner_links_s;
     const double rest_tau_sum_s = rest_compute_s + inner_links_s + next.backward_s;
     const double max_s = std::max({joined.closed_max_s, tau_s + next.forward_s, rest.one_layer_stage_s,
-                                   rest.min_send_s + curves_.bottleneck_s[extra], rest_tau_sum_s / later});
-    const double time_s = sum_s + (M - 1.0) * max_s;
+                                   rest.min_send_s + curves_.bottleneck_s[extra], rest_tau_sum_s / later,
+                                   floor_max_tau_s_});
+    const double time_s = std::max(sum_s + (M - 1.0) * max_s, floor_time_s_);
     const double active_j = p.active_j + n * tables_.layer_j[gpu] + rest.first_layers_j + curves_.extra_j[extra] + head_j;
     const double bound = model_.bound_objective(time_s, time_s * idle_w + M * active_j);
     if (bound < INFINITY) out[count++] = {bound, n};  // also drops NaN, which would break the sort
@@ -399,6 +405,44 @@ double BranchAndBound::open_bound(int depth) const {
   return bound;
 }
 
+// Largest tau of a plan (as the cost model forms it); 0 for one stage.
+double largest_tau_s(const CostModel& model, const Plan& plan) {
+  double largest = 0;
+  for (std::size_t q = 0; plan.size() > 1 && q < plan.size(); ++q) {
+    const int g = plan[q].gpu;
+    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
+    if (q + 1 < plan.size()) tau += model.send_s(g, plan[q + 1].gpu);
+    else tau += model.head_compute_s(g);
+    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
+    largest = std::max(largest, tau);
+  }
+  return largest;
+}
+
+// The floor from the clusters' relaxation, raised by deciding makespans
+// between it and the incumbent's largest tau (bottleneck_bound.hpp); plans
+// met on the way become incumbents.
+void BranchAndBound::raise_bottleneck_floor() {
+  const Deadline limit(clock_, settings_.time_limit_s * 1000.0);
+  const double n = model_.num_gpus();
+  // Its tables cost O(N^2) (about 3 ms at 512 GPUs) before it can read the
+  // clock: with less time left than a few times that, the floor is skipped.
+  if (limit.remaining_ms() < 1.0 + 3e-5 * n * n || std::min(model_.num_gpus(), model_.num_layers()) < 2) return;
+  const BottleneckTables tables = make_bottleneck_tables(model_);
+  const double root_s = root_bottleneck_floor_s(tables, model_);
+  const double ceiling_s = largest_tau_s(model_, best_.plan);
+  const BottleneckProof proof = prove_bottleneck_floor(tables, model_, classes_, root_s, ceiling_s > 0 ? ceiling_s : INFINITY,
+                                                       settings_.max_nodes, limit.share_of_remaining(0.3));
+  for (const Plan& plan : proof.plans) offer(plan);
+  floor_max_tau_s_ = proof.floor_s;
+  floor_time_s_ = plan_time_floor_s(tables, model_, proof.floor_s, root_bottleneck_floor_s(tables, model_, true));
+  // Then T_iter itself, up to the incumbent's (when it has two or more stages).
+  if (best_.plan.size() < 2) return;
+  const TimeProof time = prove_time_floor(tables, model_, classes_, floor_max_tau_s_, floor_time_s_,
+                                          best_.cost.iteration_s, settings_.max_nodes, limit.share_of_remaining(0.3));
+  floor_time_s_ = std::max(floor_time_s_, time.time_floor_s);
+}
+
 SolveResult BranchAndBound::run(const Plan& incumbent) {
   best_.method = "exact";
   offer(incumbent);
@@ -407,6 +451,7 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
   if (!has_best_) throw PlanningError("no feasible plan");
   offer(improve_locally(model_, best_.plan, best_.evaluations, 200'000,
                         Deadline(clock_, settings_.time_limit_s * 1000.0)));
+  if (settings_.bottleneck_floor) raise_bottleneck_floor();
 
   // Root bound of every allowed stage count (Q = 1 is solved outright), then the
   // stage counts in order of that bound: the most promising first.
@@ -452,10 +497,34 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
 
 }  // namespace
 
+// The floor pays off on pools the plain search cannot finish, and costs time
+// on those it finishes at once: the plain search runs first, up to
+// kPlainSearchNodes nodes (a count, so the same on every platform); only if
+// that did not settle it does the search start over with the floor, from the
+// best plan so far, with the budgets left.
+constexpr std::int64_t kPlainSearchNodes = 20'000;
+
 SolveResult solve_exact(const CostModel& model, const ExactSettings& settings, const Plan& incumbent,
                         const ProgressCallback& progress) {
   settings.validate();
-  return BranchAndBound(model, settings, progress).run(incumbent);
+  if (!settings.bottleneck_floor || settings.max_nodes <= kPlainSearchNodes)
+    return BranchAndBound(model, settings, progress).run(incumbent);
+  const Stopwatch clock;
+  ExactSettings plain = settings;
+  plain.bottleneck_floor = false;
+  plain.max_nodes = kPlainSearchNodes;
+  SolveResult first = BranchAndBound(model, plain, progress).run(incumbent);
+  if (first.stop_reason != "node_limit") return first;
+  ExactSettings rest = settings;
+  rest.time_limit_s = std::max(1e-6, settings.time_limit_s - clock.elapsed_ms() / 1000.0);
+  rest.max_nodes = settings.max_nodes - first.nodes;
+  const double offset_ms = clock.elapsed_ms();
+  SolveResult second = BranchAndBound(model, rest, progress).run(first.plan);
+  second.nodes += first.nodes;
+  second.evaluations += first.evaluations;
+  second.elapsed_ms = clock.elapsed_ms();
+  for (auto& point : second.bound_history) point.elapsed_ms += offset_ms;
+  return second;
 }
 
 }  // namespace geotrain

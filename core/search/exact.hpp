@@ -13,6 +13,10 @@ namespace geotrain {
 struct ExactSettings {
   double time_limit_s = 60;                 // wall-clock budget
   std::int64_t max_nodes = 2'000'000'000;   // node budget
+  // Raise a floor under every plan's largest stage time before the search
+  // (bottleneck_bound.hpp), with up to half the time and max_nodes of its own
+  // nodes. Off, exact explores exactly as before (memetic's final step).
+  bool bottleneck_floor = true;
   void validate() const;                    // throws std::invalid_argument naming the setting
 };
 

@@ -121,6 +121,7 @@ void MemeticRun::polish_best() {
   const CostModel& model = context_.model();
   const double n = model.num_gpus(), work_per_node = n * (n + 2.0 * model.num_layers());
   ExactSettings exact;
+  exact.bottleneck_floor = false;  // its node budget explores as it always did
   const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
   exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
   exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
