@@ -185,6 +185,24 @@ PathSearch::Outcome PathSearch::test(double x, std::int64_t budget, const Deadli
   return outcome;
 }
 
+// Where to test next between a proven lo and an unproven hi: halfway while
+// tests are decided (bisection); after an undecided one the step halves, and
+// doubles again after each proof, so that hard tests near hi do not stop
+// easier progress above lo.
+struct Bracket {
+  double lo, hi, share = 0.5;
+  bool open() const { return hi - lo > 1e-3 * hi; }
+  double next() const { return lo + share * (hi - lo); }
+  void record(double x, PathSearch::Outcome outcome) {
+    if (outcome == PathSearch::kNoPlan) {
+      lo = x, share = std::min(0.5, 2 * share);
+    } else {
+      hi = x;  // above x nothing is tried again, whether a plan was found or not
+      share = outcome == PathSearch::kPlan ? 0.5 : std::max(1.0 / 64, 0.5 * share);
+    }
+  }
+};
+
 }  // namespace
 
 BottleneckProof prove_bottleneck_floor(const BottleneckTables& t, const CostModel& model, const GpuClasses& classes,
@@ -198,19 +216,20 @@ BottleneckProof prove_bottleneck_floor(const BottleneckTables& t, const CostMode
   Plan plan;
   // Each test may use half the nodes left, so a hard one leaves room for the
   // easier ones below it.
-  while (hi - lo > 1e-3 * hi && proof.nodes < max_nodes) {
-    const double mid = 0.5 * (lo + hi);
-    const auto outcome = search.test(mid, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2), deadline,
-                                     proof.nodes, plan);
+  Bracket bracket{lo, hi};
+  while (bracket.open() && proof.nodes < max_nodes) {
+    const double x = bracket.next();
+    const auto outcome = search.test(x, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2),
+                                     deadline.share_of_remaining(0.5), proof.nodes, plan);
     ++proof.tests;
     if (deadline.passed()) {
       proof.timed_out = true;
       break;
     }
-    if (outcome == PathSearch::kNoPlan) lo = mid;
-    else hi = mid;
+    bracket.record(x, outcome);
     if (outcome == PathSearch::kPlan) proof.plans.push_back(plan);
   }
+  lo = bracket.lo;
   proof.floor_s = lo;
   return proof;
 }
@@ -228,20 +247,23 @@ TimeProof prove_time_floor(const BottleneckTables& t, const CostModel& model, co
   PathSearch search(t, model, classes);
   Plan plan;
   double lo = time_floor_s, hi = std::max(ceiling_s, lo);
-  while (hi - lo > 1e-3 * hi && proof.nodes < max_nodes) {
-    const double target = 0.5 * (lo + hi);
+  Bracket bracket{lo, hi};
+  while (bracket.open() && proof.nodes < max_nodes) {
+    const double target = bracket.next();
     // Plans whose largest tau exceeds x have T_iter above the target; the
     // search covers the others.
     const double x = (target - sum_s) / later;
     PathSearch::Outcome outcome = PathSearch::kNoPlan;
     if (x > floor_s) {
       search.set_target(target, later * floor_s);
-      outcome = search.test(x, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2), deadline, proof.nodes, plan);
+      outcome = search.test(x, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2),
+                            deadline.share_of_remaining(0.5), proof.nodes, plan);
     }
     ++proof.tests;
     if (deadline.passed()) break;
-    (outcome == PathSearch::kNoPlan ? lo : hi) = target;
+    bracket.record(target, outcome);
   }
+  lo = bracket.lo;
   proof.time_floor_s = lo;
   return proof;
 }
