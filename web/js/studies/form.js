@@ -137,11 +137,12 @@ export function createStudyForm() {
     element,
     kind: () => kind.value,
     values: () => Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, f.input.value])),
-    // choice: {study, lambdas, values, seeds, method, time_limit_s} as text (missing: unchanged).
+    // choice: {study, axes ("carbon,cost"), lambdas, values, seeds, method, time_limit_s} as text (missing: unchanged).
     set(choice) {
       if (choice.study) kind.value = choice.study;
       sync();
       for (const [name, f] of Object.entries(fields)) if (choice[name] !== undefined) f.input.value = String(choice[name]);
+      fields.lambdas.hint.textContent = lambdaHint(fields.axes.input.value);
     },
     setDisabled(disabled) {
       kind.disabled = disabled;
