@@ -29,6 +29,7 @@ constexpr double kBoundSlack = 1e-12;
 constexpr std::int64_t kWorkPerClockCheck = std::int64_t{1} << 15;
 constexpr double kProgressEveryMs = 200;
 constexpr std::size_t kBoundHistoryPoints = 100;
+constexpr const char* kRestartWithFloors = "restart_with_floors";
 
 struct Choice {
   double lower_bound;
@@ -80,6 +81,9 @@ class BranchAndBound {
         classes_(interchangeable_gpu_classes(model)) {}
 
   SolveResult run(const Plan& incumbent);
+  // At `nodes` nodes, stop with kRestartWithFloors if the gap is still above
+  // `gap` (see solve_exact).
+  void check_gap_at(std::int64_t nodes, double gap) { check_nodes_ = nodes, check_gap_ = gap; }
 
  private:
   void offer(const Plan& plan);
@@ -113,6 +117,8 @@ class BranchAndBound {
   // A level's list costs O(N (N + L)) to build (milliseconds at 512 GPUs), so
   // the clock is read inside it too; a level cut short leaves the choice that
   // opened it (pending_bound_) unexplored.
+  std::int64_t check_nodes_ = -1;
+  double check_gap_ = 1;
   bool level_aborted_ = false;
   double pending_bound_ = INFINITY;
   // For live progress: whether every stage count has its root bound yet, and
@@ -148,6 +154,12 @@ void BranchAndBound::offer(const Plan& plan) {
 bool BranchAndBound::out_of_budget(int depth) {
   if (!stop_reason_.empty()) return true;  // once stopped, every later check agrees
   if (best_.nodes >= settings_.max_nodes) return stop_reason_ = "node_limit", true;
+  if (check_nodes_ >= 0 && best_.nodes >= check_nodes_ && depth >= 0) {
+    check_nodes_ = -1;
+    const double open = roots_bounded_ ? std::min(later_roots_bound_, open_bound(depth)) : 0.0;
+    const double best = best_.cost.objective;
+    if (best > 0 && (best - std::min(open, best)) / best > check_gap_) return stop_reason_ = kRestartWithFloors, true;
+  }
   return clock_says_stop(depth);
 }
 
@@ -497,12 +509,13 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
 
 }  // namespace
 
-// The floor pays off on pools the plain search cannot finish, and costs time
-// on those it finishes at once: the plain search runs first, up to
-// kPlainSearchNodes nodes (a count, so the same on every platform); only if
-// that did not settle it does the search start over with the floor, from the
-// best plan so far, with the budgets left.
+// The floors pay off on pools the plain search is far from finishing, and
+// cost time on those it finishes soon: the plain search runs first, and at
+// kPlainSearchNodes nodes (a count, so the same on every platform), if its
+// proven gap is still above kRestartGap, it starts over with the floors, from
+// the best plan so far, with the budgets left. Otherwise it simply goes on.
 constexpr std::int64_t kPlainSearchNodes = 20'000;
+constexpr double kRestartGap = 0.25;
 
 SolveResult solve_exact(const CostModel& model, const ExactSettings& settings, const Plan& incumbent,
                         const ProgressCallback& progress) {
@@ -512,9 +525,10 @@ SolveResult solve_exact(const CostModel& model, const ExactSettings& settings, c
   const Stopwatch clock;
   ExactSettings plain = settings;
   plain.bottleneck_floor = false;
-  plain.max_nodes = kPlainSearchNodes;
-  SolveResult first = BranchAndBound(model, plain, progress).run(incumbent);
-  if (first.stop_reason != "node_limit") return first;
+  BranchAndBound first_search(model, plain, progress);
+  first_search.check_gap_at(kPlainSearchNodes, kRestartGap);
+  SolveResult first = first_search.run(incumbent);
+  if (first.stop_reason != kRestartWithFloors) return first;
   ExactSettings rest = settings;
   rest.time_limit_s = std::max(1e-6, settings.time_limit_s - clock.elapsed_ms() / 1000.0);
   rest.max_nodes = settings.max_nodes - first.nodes;
