@@ -36,7 +36,8 @@ nlohmann::ordered_json progress_to_json(const Progress& progress, const Problem&
 nlohmann::ordered_json validate_request(const std::string& problem_text);
 
 // The built-in GPU catalogue: [{"type", "fp16_tflops", "bf16_tflops", "fp32_tflops",
-// "memory_gib", "idle_w", "active_w", "source"}, ...].
+// "memory_gib", "idle_w", "active_w", "source", "price_per_hour", "price_source"}, ...]
+// (prices are suggestions for the editor, never filled into a problem).
 nlohmann::ordered_json catalogue_json();
 
 // {"error": {"kind": "input"|"planning"|"internal", "messages": [...]}}
