@@ -37,12 +37,11 @@ std::vector<std::vector<int>> random_chromosomes(int num_gpus, int num_layers, i
   return out;
 }
 
-void BM_EvaluateGenes(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0)), layers = static_cast<int>(state.range(1));
-  const Problem problem = bench::scaling_pool(n, layers);
+// Evaluations of 1,024 random chromosomes of the problem, round and round.
+void evaluate_random_plans(benchmark::State& state, const Problem& problem) {
   CostModel model(problem);
   apply_references(problem, model);
-  const auto chromosomes = random_chromosomes(n, layers, 1024);
+  const auto chromosomes = random_chromosomes(model.num_gpus(), model.num_layers(), 1024);
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(model.evaluate_genes(chromosomes[i].data()));
@@ -50,14 +49,17 @@ void BM_EvaluateGenes(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_EvaluateGenes(benchmark::State& state) {
+  evaluate_random_plans(state, bench::scaling_pool(static_cast<int>(state.range(0)), static_cast<int>(state.range(1))));
+}
 BENCHMARK(BM_EvaluateGenes)->Args({12, 12})->Args({12, 48})->ArgNames({"N", "L"});
 
 // The same with carbon, money and four weights (objectives.md): sites with a
 // grid intensity, PUE and price, and a rent on every GPU, so that the model
 // takes its priced path (two more sums per stage).
 void BM_EvaluateGenesPriced(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0)), layers = static_cast<int>(state.range(1));
-  Problem problem = bench::scaling_pool(n, layers);
+  Problem problem = bench::scaling_pool(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   double carbon = 50;
   for (Gpu& g : problem.gpus) {
     problem.sites[g.site] = SiteFigures{carbon, 1.2, 0.1};
@@ -65,15 +67,7 @@ void BM_EvaluateGenesPriced(benchmark::State& state) {
     g.price_per_hour = 2.5;
   }
   problem.objective.weights = ObjectiveWeights{1, 0.5, 1, 1};
-  CostModel model(problem);
-  apply_references(problem, model);
-  const auto chromosomes = random_chromosomes(n, layers, 1024);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(model.evaluate_genes(chromosomes[i].data()));
-    i = (i + 1) & 1023;
-  }
-  state.SetItemsProcessed(state.iterations());
+  evaluate_random_plans(state, problem);
 }
 BENCHMARK(BM_EvaluateGenesPriced)->Args({12, 12})->Args({12, 48})->ArgNames({"N", "L"});
 
