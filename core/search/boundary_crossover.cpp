@@ -11,84 +11,97 @@ struct BestCut {
   PlanCost cost;
 };
 
-// B1 u B2 in ascending order: a position is a cut when either parent changes GPU there.
-int boundary_union(const int* a, const int* b, int num_layers, int* cuts) {
-  int count = 0;
-  for (int l = 1; l < num_layers; ++l)
-    if (a[l] != a[l - 1] || b[l] != b[l - 1]) cuts[count++] = l;
-  return count;
-}
-
 int every_cut(int num_layers, int* cuts) {
   for (int l = 1; l < num_layers; ++l) cuts[l - 1] = l;
   return num_layers > 1 ? num_layers - 1 : 0;
 }
 
-int decode(const int* genes, int num_layers, Stage* out) {
+// A parent as stages: stage q is stages[q], starting at layer starts[q]
+// (starts[count] = L).
+struct ParentStages {
+  Stage* stages;
+  int* starts;
+  int count = 0;
+};
+
+void decode(const int* genes, int num_layers, ParentStages& out) {
   int count = 0;
   for (int l = 0; l < num_layers; ++l) {
-    if (l == 0 || genes[l] != genes[l - 1]) out[count++] = Stage{genes[l], 0};
-    ++out[count - 1].layers;
+    if (l == 0 || genes[l] != genes[l - 1]) out.starts[count] = l, out.stages[count++] = Stage{genes[l], 0};
+    ++out.stages[count - 1].layers;
+  }
+  out.starts[count] = num_layers;
+  out.count = count;
+}
+
+// B1 u B2 in ascending order: a position is a cut when either parent
+// changes GPU there. A merge of both parents' stage starts, O(Q).
+int boundary_union(const ParentStages& a, const ParentStages& b, int* cuts) {
+  int count = 0, i = 1, j = 1;
+  while (i < a.count || j < b.count) {
+    const int next_a = i < a.count ? a.starts[i] : a.starts[a.count], next_b = j < b.count ? b.starts[j] : b.starts[b.count];
+    const int cut = std::min(next_a, next_b);
+    cuts[count++] = cut;
+    i += next_a == cut, j += next_b == cut;
   }
   return count;
 }
 
-// Whether prefix[:cut] + suffix[cut:] puts a GPU in two runs, kept up to date
-// as the cut moves right one layer at a time. Both parts are contiguous, so
-// the child is exactly when no GPU is in both, except the one GPU that ends
-// the prefix and starts the suffix (its two runs join). conflicts counts the
-// GPUs in both parts. O(1) per layer instead of a scan of the child per cut.
+// Per GPU, its stage index in each parent (-1: not in it). Only the parents'
+// GPUs are read, so only theirs are reset: O(Q), not O(N).
+void index_stages(const ParentStages& a, const ParentStages& b, int* stage_in_a, int* stage_in_b) {
+  for (int q = 0; q < b.count; ++q) stage_in_a[b.stages[q].gpu] = -1;
+  for (int q = 0; q < a.count; ++q) stage_in_a[a.stages[q].gpu] = q, stage_in_b[a.stages[q].gpu] = -1;
+  for (int q = 0; q < b.count; ++q) stage_in_b[b.stages[q].gpu] = q;
+}
+
+// The child prefix[:cut] + suffix[cut:] as the cut moves right, one stage
+// event at a time: O(Q) per crossover instead of O(L). Both parts are
+// contiguous, so the child is exactly when no GPU is in both, except the one
+// GPU that ends the prefix and starts the suffix (its two runs join).
+// conflicts_ counts the GPUs in both parts.
 class JunctionCheck {
  public:
-  JunctionCheck(const int* prefix, const int* suffix, int num_layers, int* in_prefix, int* in_suffix)
-      : prefix_(prefix), suffix_(suffix), in_prefix_(in_prefix), in_suffix_(in_suffix) {
-    // Both arrays are read for both parents' GPUs: reset exactly those.
-    for (int l = 0; l < num_layers; ++l) {
-      in_prefix_[prefix[l]] = in_prefix_[suffix[l]] = 0;
-      in_suffix_[prefix[l]] = in_suffix_[suffix[l]] = 0;
+  JunctionCheck(const ParentStages& prefix, const ParentStages& suffix, const int* stage_in_prefix,
+                const int* stage_in_suffix)
+      : prefix_(prefix), suffix_(suffix), in_prefix_(stage_in_prefix), in_suffix_(stage_in_suffix) {}
+  // Moves the cut to `cut` (ascending calls, 1 <= cut <= L - 1): prefix
+  // stages that now start before the cut join it, suffix stages that now end
+  // at or before it leave.
+  void advance(int cut) {
+    while (last_ + 1 < prefix_.count && prefix_.starts[last_ + 1] < cut) {
+      const int g = prefix_.stages[++last_].gpu;
+      if (in_suffix_[g] >= first_) ++conflicts_;  // -1: not in the suffix parent
     }
-    for (int l = 0; l < num_layers; ++l) ++in_suffix_[suffix[l]];
+    while (suffix_.starts[first_ + 1] <= cut) {
+      const int h = suffix_.stages[first_++].gpu;
+      const int q = in_prefix_[h];
+      if (q >= 0 && q <= last_) --conflicts_;
+    }
   }
-  // Layer `l` (= the old cut) joins the prefix and leaves the suffix.
-  void advance(int l) {
-    const int g = prefix_[l];
-    if (!in_prefix_[g]++ && in_suffix_[g] > 0) ++conflicts_;
-    const int h = suffix_[l];
-    if (--in_suffix_[h] == 0 && in_prefix_[h] > 0) --conflicts_;
+  bool contiguous() const {
+    return conflicts_ == 0 || (conflicts_ == 1 && prefix_.stages[last_].gpu == suffix_.stages[first_].gpu);
   }
-  bool contiguous(int cut) const {
-    return conflicts_ == 0 || (conflicts_ == 1 && prefix_[cut - 1] == suffix_[cut]);
+  // The child's stages at `cut`: O(Q), straight copies of both parents' runs.
+  int child_stages(int cut, Stage* out) const {
+    Stage* end = std::copy(prefix_.stages, prefix_.stages + last_, out);
+    *end++ = Stage{prefix_.stages[last_].gpu, cut - prefix_.starts[last_]};
+    const int junction_layers = suffix_.starts[first_ + 1] - cut;
+    if (end[-1].gpu == suffix_.stages[first_].gpu) end[-1].layers += junction_layers;  // the junction joins
+    else *end++ = Stage{suffix_.stages[first_].gpu, junction_layers};
+    end = std::copy(suffix_.stages + first_ + 1, suffix_.stages + suffix_.count, end);
+    return static_cast<int>(end - out);
   }
 
  private:
-  const int* prefix_;
-  const int* suffix_;
-  int* in_prefix_;  // layers of g in prefix[:cut] (only zero or not matters)
-  int* in_suffix_;  // layers of g in suffix[cut:]
+  const ParentStages& prefix_;
+  const ParentStages& suffix_;
+  const int* in_prefix_;  // stage of g in the prefix parent, -1 when none
+  const int* in_suffix_;  // stage of g in the suffix parent, -1 when none
+  int last_ = -1;         // the prefix parent's stage holding layer cut - 1
+  int first_ = 0;         // the suffix parent's stage holding layer cut
   int conflicts_ = 0;
 };
-
-// The stages of prefix[:cut] + suffix[cut:] from both parents' stage lists:
-// O(Q), no genes written.
-int child_stages(const Stage* prefix, int prefix_count, const Stage* suffix, int suffix_count, int cut, Stage* out) {
-  int count = 0, end = 0;
-  for (int q = 0; q < prefix_count && end < cut; ++q) {
-    const int take = std::min(prefix[q].layers, cut - end);
-    out[count++] = Stage{prefix[q].gpu, take};
-    end += take;
-  }
-  int start = 0;
-  for (int q = 0; q < suffix_count; ++q) {
-    const int stage_end = start + suffix[q].layers;
-    if (stage_end > cut) {
-      const int take = stage_end - std::max(start, cut);
-      if (start <= cut && out[count - 1].gpu == suffix[q].gpu) out[count - 1].layers += take;  // the junction joins
-      else out[count++] = Stage{suffix[q].gpu, take};
-    }
-    start = stage_end;
-  }
-  return count;
-}
 
 // Alg. 2, lines 11-14: a valid child strictly fitter than the best so far takes its place.
 void consider(const Stage* stages, int count, int cut, OperatorContext& context, BestCut& best) {
@@ -110,25 +123,26 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
   const int* a = p1.genes.data();
   const int* b = p2.genes.data();
   OperatorContext::Scratch& scratch = context.scratch();
-  int* cuts = scratch.positions.data();
-  const int cut_count = rng.bernoulli(fallback_rate) ? every_cut(L, cuts) : boundary_union(a, b, L, cuts);
 
   // Candidates are costed from stage lists built out of the parents' (the
   // same figures, bit for bit, as their genes would give); only the two
   // winners get genes.
-  Stage* stages_a = scratch.stages_a.data();
-  Stage* stages_b = scratch.stages_b.data();
+  ParentStages stages_a{scratch.stages_a.data(), scratch.starts_a.data()};
+  ParentStages stages_b{scratch.stages_b.data(), scratch.starts_b.data()};
   Stage* child = scratch.stages_child.data();
-  const int count_a = decode(a, L, stages_a), count_b = decode(b, L, stages_b);
-  JunctionCheck check1(a, b, L, scratch.in_prefix_a.data(), scratch.suffix_b.data());  // c1 = p1[:cut] + p2[cut:]
-  JunctionCheck check2(b, a, L, scratch.in_prefix_b.data(), scratch.suffix_a.data());  // c2 = p2[:cut] + p1[cut:]
+  decode(a, L, stages_a);
+  decode(b, L, stages_b);
+  int* cuts = scratch.positions.data();
+  const int cut_count = rng.bernoulli(fallback_rate) ? every_cut(L, cuts) : boundary_union(stages_a, stages_b, cuts);
+  index_stages(stages_a, stages_b, scratch.stage_in_a.data(), scratch.stage_in_b.data());
+  JunctionCheck check1(stages_a, stages_b, scratch.stage_in_a.data(), scratch.stage_in_b.data());  // c1 = p1[:cut] + p2[cut:]
+  JunctionCheck check2(stages_b, stages_a, scratch.stage_in_b.data(), scratch.stage_in_a.data());  // c2 = p2[:cut] + p1[cut:]
   BestCut best1, best2;
-  int done = 0;
   for (int k = 0; k < cut_count; ++k) {
     const int cut = cuts[k];
-    for (; done < cut; ++done) check1.advance(done), check2.advance(done);
-    if (check1.contiguous(cut)) consider(child, child_stages(stages_a, count_a, stages_b, count_b, cut, child), cut, context, best1);
-    if (check2.contiguous(cut)) consider(child, child_stages(stages_b, count_b, stages_a, count_a, cut, child), cut, context, best2);
+    check1.advance(cut), check2.advance(cut);
+    if (check1.contiguous()) consider(child, check1.child_stages(cut, child), cut, context, best1);
+    if (check2.contiguous()) consider(child, check2.child_stages(cut, child), cut, context, best2);
   }
 
   int written = 0;

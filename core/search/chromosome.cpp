@@ -52,12 +52,13 @@ bool is_valid(const CostModel& model, const std::vector<int>& genes) {
 OperatorContext::OperatorContext(const CostModel& model) : model_(model), contiguity_(model.num_gpus()) {
   const std::size_t size = static_cast<std::size_t>(std::max(model.num_layers(), model.num_gpus()) + 1);
   for (std::vector<int>* buffer : {&scratch_.genes_a, &scratch_.genes_b, &scratch_.positions, &scratch_.stage_gpu,
-                                   &scratch_.stage_layers, &scratch_.stage_capacity, &scratch_.gpus})
+                                   &scratch_.stage_layers, &scratch_.stage_capacity, &scratch_.gpus,
+                                   &scratch_.starts_a, &scratch_.starts_b})
     buffer->assign(size, 0);
   for (std::vector<Stage>* buffer : {&scratch_.stages_a, &scratch_.stages_b, &scratch_.stages_child})
     buffer->assign(size, Stage{});
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
-  for (std::vector<int>* buffer : {&scratch_.in_prefix_a, &scratch_.in_prefix_b, &scratch_.suffix_a, &scratch_.suffix_b})
+  for (std::vector<int>* buffer : {&scratch_.stage_in_a, &scratch_.stage_in_b})
     buffer->assign(gpus, 0);
 }
 

@@ -102,9 +102,10 @@ class OperatorContext {
     std::vector<int> stage_gpu, stage_layers, stage_capacity;    // a decoded plan
     std::vector<int> gpus;                                       // a list of GPU indices
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
-    // Per GPU (N long): crossover's membership counts; only the entries of
-    // the parents' GPUs are read, and each crossover resets those.
-    std::vector<int> in_prefix_a, in_prefix_b, suffix_a, suffix_b;
+    std::vector<int> starts_a, starts_b;                         // the parents' stage starts
+    // Per GPU (N long): each GPU's stage in crossover's parents; only the
+    // entries of the parents' GPUs are read, and each crossover resets those.
+    std::vector<int> stage_in_a, stage_in_b;
   };
   Scratch& scratch() { return scratch_; }
 
