@@ -192,18 +192,45 @@ void tournament_select(int population_size, int count, int tournament, Rng& rng,
 }
 
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
-  auto by_fitness = [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); };
-  std::sort(offspring.begin(), offspring.begin() + count, by_fitness);
+  // Sorted as keys (objective, genes, slot), then the kept chromosomes moved
+  // once into place: sorting the chromosomes themselves moves each many
+  // times. The order is fitter's, a total order, so it is the same either way.
+  struct Key {
+    double objective;
+    const int* genes;
+    int slot;
+  };
+  const int L = count > 0 ? static_cast<int>(offspring[0].genes.size()) : 0;
+  std::vector<Key> keys(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) keys[i] = Key{offspring[i].cost.objective, offspring[i].genes.data(), i};
+  std::sort(keys.begin(), keys.end(),
+            [L](const Key& a, const Key& b) { return fitter(a.objective, a.genes, b.objective, b.genes, L); });
   // Equal genes have equal costs, so duplicates sit next to each other and a
   // population member equal to a child is where binary search puts the child.
-  int kept = 0;
-  for (int i = 0; i < count; ++i) {
-    if (kept > 0 && offspring[kept - 1].genes == offspring[i].genes) continue;
-    const auto at = std::lower_bound(population.begin(), population.end(), offspring[i], by_fitness);
-    if (at != population.end() && at->genes == offspring[i].genes) continue;
-    if (i != kept) std::swap(offspring[kept], offspring[i]);
-    ++kept;
+  auto same_genes = [L](const int* a, const int* b) { return std::equal(a, a + L, b); };
+  std::vector<int> kept_slots;
+  kept_slots.reserve(static_cast<std::size_t>(count));
+  for (int k = 0; k < count; ++k) {
+    const Key& key = keys[k];
+    if (!kept_slots.empty() && same_genes(offspring[kept_slots.back()].genes.data(), key.genes)) continue;
+    const auto at = std::lower_bound(population.begin(), population.end(), key, [L](const Chromosome& c, const Key& x) {
+      return fitter(c.cost.objective, c.genes.data(), x.objective, x.genes, L);
+    });
+    if (at != population.end() && same_genes(at->genes.data(), key.genes)) continue;
+    kept_slots.push_back(key.slot);
   }
+  // Slot kept_slots[k] goes to place k; the dropped ones fill the places after.
+  const int kept = static_cast<int>(kept_slots.size());
+  std::vector<int> place(static_cast<std::size_t>(count), -1);  // where each slot's chromosome goes
+  for (int k = 0; k < kept; ++k) place[kept_slots[k]] = k;
+  for (int i = 0, next = kept; i < count; ++i)
+    if (place[i] < 0) place[i] = next++;
+  for (int i = 0; i < count; ++i)  // follow each cycle of the permutation with swaps
+    while (place[i] != i) {
+      const int to = place[i];
+      std::swap(offspring[i], offspring[to]);
+      std::swap(place[i], place[to]);
+    }
   return kept;
 }
 
