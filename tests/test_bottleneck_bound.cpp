@@ -144,23 +144,29 @@ TEST(BottleneckFloor, NeverAboveAnyPlanOnRandomPools) {
   EXPECT_GT(raised_time, 0);
 }
 
-// Exact with the floor finds the brute-force optimum and, stopped early,
-// a gap that covers it.
+// Exact with the floors (forced from the start) finds the brute-force
+// optimum and, stopped early, a gap that covers it.
 TEST(BottleneckFloor, ExactStaysExactWithTheFloor) {
-  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Problem p = testing::random_pool(seed, {2, 6, 2, 8, true, -1});
+  int restarted = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    // Half the pools time only, where plans of several stages win more often.
+    const Problem p = testing::random_pool(seed, {3, 6, 4, 8, true, seed % 2 ? 1.0 : -1.0});
     const CostModel model(p);
     if (!any_feasible_plan(model)) continue;
     const SolveResult truth = brute_force(model);
     ExactSettings settings;
+    settings.floor_check_nodes = 0;  // the floors from the first node on
+    settings.floor_check_gap = -1;
     const SolveResult exact = solve_exact(model, settings);
     ASSERT_TRUE(exact.optimal.value_or(false)) << "seed " << seed;
     EXPECT_NEAR(exact.cost.objective, truth.cost.objective, 1e-9 * truth.cost.objective) << "seed " << seed;
+    restarted += exact.plan.size() >= 2;
     settings.max_nodes = 3;
     const SolveResult stopped = solve_exact(model, settings);
     EXPECT_LE(stopped.cost.objective * (1 - stopped.gap.value_or(0)), truth.cost.objective * (1 + 1e-9))
         << "seed " << seed;
   }
+  EXPECT_GT(restarted, 20);  // optima of two or more stages, where the floors apply
 }
 
 }  // namespace

@@ -511,22 +511,19 @@ SolveResult BranchAndBound::run(const Plan& incumbent) {
 
 // The floors pay off on pools the plain search is far from finishing, and
 // cost time on those it finishes soon: the plain search runs first, and at
-// kPlainSearchNodes nodes (a count, so the same on every platform), if its
-// proven gap is still above kRestartGap, it starts over with the floors, from
-// the best plan so far, with the budgets left. Otherwise it simply goes on.
-constexpr std::int64_t kPlainSearchNodes = 20'000;
-constexpr double kRestartGap = 0.25;
-
+// floor_check_nodes nodes (a count, so the same on every platform), if its
+// proven gap is still above floor_check_gap, it starts over with the floors,
+// from the best plan so far, with the budgets left. Otherwise it goes on.
 SolveResult solve_exact(const CostModel& model, const ExactSettings& settings, const Plan& incumbent,
                         const ProgressCallback& progress) {
   settings.validate();
-  if (!settings.bottleneck_floor || settings.max_nodes <= kPlainSearchNodes)
+  if (!settings.bottleneck_floor || settings.max_nodes <= settings.floor_check_nodes)
     return BranchAndBound(model, settings, progress).run(incumbent);
   const Stopwatch clock;
   ExactSettings plain = settings;
   plain.bottleneck_floor = false;
   BranchAndBound first_search(model, plain, progress);
-  first_search.check_gap_at(kPlainSearchNodes, kRestartGap);
+  first_search.check_gap_at(settings.floor_check_nodes, settings.floor_check_gap);
   SolveResult first = first_search.run(incumbent);
   if (first.stop_reason != kRestartWithFloors) return first;
   ExactSettings rest = settings;

@@ -17,6 +17,11 @@ struct ExactSettings {
   // (bottleneck_bound.hpp), with up to half the time and max_nodes of its own
   // nodes. Off, exact explores exactly as before (memetic's final step).
   bool bottleneck_floor = true;
+  // When: the plain search runs first and, at floor_check_nodes nodes, starts
+  // over with the floor if its proven gap is above floor_check_gap (tests
+  // set 0 and -1 to use the floor at once).
+  std::int64_t floor_check_nodes = 20'000;
+  double floor_check_gap = 0.25;
   void validate() const;                    // throws std::invalid_argument naming the setting
 };
 
