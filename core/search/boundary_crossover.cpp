@@ -16,27 +16,9 @@ int every_cut(int num_layers, int* cuts) {
   return num_layers > 1 ? num_layers - 1 : 0;
 }
 
-// A parent as stages: stage q is stages[q], starting at layer starts[q]
-// (starts[count] = L).
-struct ParentStages {
-  Stage* stages;
-  int* starts;
-  int count = 0;
-};
-
-void decode(const int* genes, int num_layers, ParentStages& out) {
-  int count = 0;
-  for (int l = 0; l < num_layers; ++l) {
-    if (l == 0 || genes[l] != genes[l - 1]) out.starts[count] = l, out.stages[count++] = Stage{genes[l], 0};
-    ++out.stages[count - 1].layers;
-  }
-  out.starts[count] = num_layers;
-  out.count = count;
-}
-
 // B1 u B2 in ascending order: a position is a cut when either parent
 // changes GPU there. A merge of both parents' stage starts, O(Q).
-int boundary_union(const ParentStages& a, const ParentStages& b, int* cuts) {
+int boundary_union(const StageView& a, const StageView& b, int* cuts) {
   int count = 0, i = 1, j = 1;
   while (i < a.count || j < b.count) {
     const int next_a = i < a.count ? a.starts[i] : a.starts[a.count], next_b = j < b.count ? b.starts[j] : b.starts[b.count];
@@ -49,7 +31,7 @@ int boundary_union(const ParentStages& a, const ParentStages& b, int* cuts) {
 
 // Per GPU, its stage index in each parent (-1: not in it). Only the parents'
 // GPUs are read, so only theirs are reset: O(Q), not O(N).
-void index_stages(const ParentStages& a, const ParentStages& b, int* stage_in_a, int* stage_in_b) {
+void index_stages(const StageView& a, const StageView& b, int* stage_in_a, int* stage_in_b) {
   for (int q = 0; q < b.count; ++q) stage_in_a[b.stages[q].gpu] = -1;
   for (int q = 0; q < a.count; ++q) stage_in_a[a.stages[q].gpu] = q, stage_in_b[a.stages[q].gpu] = -1;
   for (int q = 0; q < b.count; ++q) stage_in_b[b.stages[q].gpu] = q;
@@ -62,7 +44,7 @@ void index_stages(const ParentStages& a, const ParentStages& b, int* stage_in_a,
 // conflicts_ counts the GPUs in both parts.
 class JunctionCheck {
  public:
-  JunctionCheck(const ParentStages& prefix, const ParentStages& suffix, const int* stage_in_prefix,
+  JunctionCheck(const StageView& prefix, const StageView& suffix, const int* stage_in_prefix,
                 const int* stage_in_suffix)
       : prefix_(prefix), suffix_(suffix), in_prefix_(stage_in_prefix), in_suffix_(stage_in_suffix) {}
   // Moves the cut to `cut` (ascending calls, 1 <= cut <= L - 1): prefix
@@ -94,8 +76,8 @@ class JunctionCheck {
   }
 
  private:
-  const ParentStages& prefix_;
-  const ParentStages& suffix_;
+  const StageView& prefix_;
+  const StageView& suffix_;
   const int* in_prefix_;  // stage of g in the prefix parent, -1 when none
   const int* in_suffix_;  // stage of g in the suffix parent, -1 when none
   int last_ = -1;         // the prefix parent's stage holding layer cut - 1
@@ -117,8 +99,29 @@ void write_child(const int* prefix, const int* suffix, const BestCut& best, int 
 
 }  // namespace
 
+void decode_stages(const int* genes, int num_layers, StageView& out) {
+  int count = 0;
+  for (int l = 0; l < num_layers; ++l) {
+    if (l == 0 || genes[l] != genes[l - 1]) out.starts[count] = l, out.stages[count++] = Stage{genes[l], 0};
+    ++out.stages[count - 1].layers;
+  }
+  out.starts[count] = num_layers;
+  out.count = count;
+}
+
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children) {
+  OperatorContext::Scratch& scratch = context.scratch();
+  StageView stages_a{scratch.stages_a.data(), scratch.starts_a.data()};
+  StageView stages_b{scratch.stages_b.data(), scratch.starts_b.data()};
+  decode_stages(p1.genes.data(), context.num_layers(), stages_a);
+  decode_stages(p2.genes.data(), context.num_layers(), stages_b);
+  return boundary_crossover(p1, stages_a, p2, stages_b, fallback_rate, rng, context, children);
+}
+
+int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Chromosome& p2,
+                       const StageView& stages_b, double fallback_rate, Rng& rng, OperatorContext& context,
+                       Chromosome* children) {
   const int L = context.num_layers();
   const int* a = p1.genes.data();
   const int* b = p2.genes.data();
@@ -127,11 +130,7 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
   // Candidates are costed from stage lists built out of the parents' (the
   // same figures, bit for bit, as their genes would give); only the two
   // winners get genes.
-  ParentStages stages_a{scratch.stages_a.data(), scratch.starts_a.data()};
-  ParentStages stages_b{scratch.stages_b.data(), scratch.starts_b.data()};
   Stage* child = scratch.stages_child.data();
-  decode(a, L, stages_a);
-  decode(b, L, stages_b);
   int* cuts = scratch.positions.data();
   const int cut_count = rng.bernoulli(fallback_rate) ? every_cut(L, cuts) : boundary_union(stages_a, stages_b, cuts);
   index_stages(stages_a, stages_b, scratch.stage_in_a.data(), scratch.stage_in_b.data());

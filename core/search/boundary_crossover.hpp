@@ -18,4 +18,20 @@ namespace geotrain {
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children);
 
+// A chromosome as stages: stage q is stages[q], from layer starts[q], with
+// starts[count] = L. The buffers (L and L + 1 long) belong to the caller.
+struct StageView {
+  Stage* stages;
+  int* starts;
+  int count = 0;
+};
+void decode_stages(const int* genes, int num_layers, StageView& out);
+
+// The same with both parents already decoded (decode_stages of their genes):
+// the memetic loop decodes each population member once per generation, not
+// once per crossover it takes part in.
+int boundary_crossover(const Chromosome& p1, const StageView& stages_1, const Chromosome& p2,
+                       const StageView& stages_2, double fallback_rate, Rng& rng, OperatorContext& context,
+                       Chromosome* children);
+
 }  // namespace geotrain

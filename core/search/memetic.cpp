@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "search/baselines.hpp"
-#include "search/boundary_crossover.hpp"
 #include "search/exact.hpp"
 #include "search/local_search.hpp"
 #include "search/mutation.hpp"
@@ -74,9 +73,22 @@ bool MemeticRun::step() {
   return !finished_;
 }
 
+StageView MemeticRun::member_stages(int member) {
+  const std::size_t L = static_cast<std::size_t>(context_.num_layers()), m = static_cast<std::size_t>(member);
+  StageView view{&member_stages_[m * L], &member_starts_[m * (L + 1)], decoded_[m]};
+  if (view.count < 0) {
+    decode_stages(population_[m].genes.data(), context_.num_layers(), view);
+    decoded_[m] = view.count;
+  }
+  return view;
+}
+
 // Alg. 1, lines 7-20.
 void MemeticRun::breed() {
   const int size = static_cast<int>(population_.size());
+  const std::size_t L = static_cast<std::size_t>(context_.num_layers()), members = static_cast<std::size_t>(size);
+  if (member_stages_.size() < members * L) member_stages_.resize(members * L), member_starts_.resize(members * (L + 1));
+  decoded_.assign(members, -1);
   tournament_select(size, size, settings_.tournament, rng_, parents_);
   offspring_count_ = 0;
   if (offspring_.size() < 2 * parents_.size()) offspring_.resize(2 * parents_.size());
@@ -92,8 +104,8 @@ void MemeticRun::breed() {
     const Chromosome& p1 = population_[parents_[a]];
     const Chromosome& p2 = population_[parents_[b]];
     if (p1.genes == p2.genes) continue;  // line 11
-    offspring_count_ += boundary_crossover(p1, p2, settings_.crossover_fallback_rate, rng_, context_,
-                                           &offspring_[offspring_count_]);
+    offspring_count_ += boundary_crossover(p1, member_stages(parents_[a]), p2, member_stages(parents_[b]),
+                                           settings_.crossover_fallback_rate, rng_, context_, &offspring_[offspring_count_]);
   }
 
   // Lines 13-15: mutate offspring no fitter than the population's best.
