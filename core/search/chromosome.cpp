@@ -60,6 +60,16 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
   for (std::vector<int>* buffer : {&scratch_.stage_in_a, &scratch_.stage_in_b})
     buffer->assign(gpus, 0);
+  max_layers_rows_.resize(static_cast<std::size_t>(std::min(model.num_layers(), model.num_gpus()) + 1));
+}
+
+void OperatorContext::fill_max_layers_row(int stage_count) {
+  std::vector<int>& row = max_layers_rows_[static_cast<std::size_t>(stage_count)];
+  row.resize(static_cast<std::size_t>(2 * model_.num_gpus()));
+  for (int g = 0; g < model_.num_gpus(); ++g) {
+    row[static_cast<std::size_t>(2 * g)] = model_.max_layers(g, stage_count, false);
+    row[static_cast<std::size_t>(2 * g + 1)] = model_.max_layers(g, stage_count, true);
+  }
 }
 
 }  // namespace geotrain

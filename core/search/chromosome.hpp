@@ -93,6 +93,16 @@ class OperatorContext {
   // Plans costed outside the operators (seeds, the final improvement step).
   void add_evaluations(std::int64_t count) { evaluations_ += count; }
   bool contiguous(const int* genes) { return contiguity_(genes, model_.num_layers()); }
+  // CostModel::max_layers, remembered: the local search asks for the same
+  // few stage counts again and again. A stage count's row (2 N entries) is
+  // filled on first use.
+  int max_layers(int gpu, int stage_count, bool last) {
+    if (stage_count < 1 || stage_count >= static_cast<int>(max_layers_rows_.size()))
+      return model_.max_layers(gpu, stage_count, last);
+    std::vector<int>& row = max_layers_rows_[static_cast<std::size_t>(stage_count)];
+    if (row.empty()) fill_max_layers_row(stage_count);
+    return row[static_cast<std::size_t>(2 * gpu + (last ? 1 : 0))];
+  }
 
   // Scratch buffers, each max(L, N) + 1 long. An operator may use any of
   // them during its call; none survives between calls.
@@ -114,6 +124,8 @@ class OperatorContext {
   std::int64_t evaluations_ = 0;
   ContiguityCheck contiguity_;
   Scratch scratch_;
+  std::vector<std::vector<int>> max_layers_rows_;  // [stage count][2 gpu + last], 1..min(N, L)
+  void fill_max_layers_row(int stage_count);
 };
 
 }  // namespace geotrain

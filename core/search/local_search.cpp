@@ -25,12 +25,23 @@ Transfer pick_stages(const CostModel& model, const int* gpu, const int* layers, 
   return t;
 }
 
+// Alg. 4's loop with each stage's capacity given.
+int rebalance_within(const CostModel& model, const int* stage_gpu, int* stage_layers, int stage_count,
+                     const int* capacity);
+
 }  // namespace
 
 int rebalance_layers(const CostModel& model, const int* stage_gpu, int* stage_layers, int stage_count,
                      int* capacity_scratch) {
   int* capacity = capacity_scratch;
   for (int q = 0; q < stage_count; ++q) capacity[q] = model.max_layers(stage_gpu[q], stage_count, q + 1 == stage_count);
+  return rebalance_within(model, stage_gpu, stage_layers, stage_count, capacity);
+}
+
+namespace {
+
+int rebalance_within(const CostModel& model, const int* stage_gpu, int* stage_layers, int stage_count,
+                     const int* capacity) {
   // Each step lowers the largest load of the pair it touches below the old
   // maximum, so the sorted loads fall lexicographically and the loop ends;
   // the bound only guards against a flaw in that argument.
@@ -65,27 +76,31 @@ int rebalance_layers(const CostModel& model, const int* stage_gpu, int* stage_la
   return steps;
 }
 
+}  // namespace
+
 bool rebalance_capacity(Chromosome& child, OperatorContext& context) {
   OperatorContext::Scratch& scratch = context.scratch();
   const int L = context.num_layers();
   int* gpu = scratch.stage_gpu.data();
   int* layers = scratch.stage_layers.data();
+  int* before = scratch.genes_a.data();  // the layer counts as decoded
   int count = 0;
   for (int l = 0; l < L; ++l) {
     if (l == 0 || child.genes[l] != child.genes[l - 1]) gpu[count] = child.genes[l], layers[count++] = 0;
     ++layers[count - 1];
   }
-  if (rebalance_layers(context.model(), gpu, layers, count, scratch.stage_capacity.data()) == 0) return false;
-
-  int* refined = scratch.genes_a.data();
-  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(refined + l, layers[q], gpu[q]) - refined);
-  if (std::equal(refined, refined + L, child.genes.begin())) return false;
+  std::copy(layers, layers + count, before);
+  int* capacity = scratch.stage_capacity.data();
+  for (int q = 0; q < count; ++q) capacity[q] = context.max_layers(gpu[q], count, q + 1 == count);
+  if (rebalance_within(context.model(), gpu, layers, count, capacity) == 0) return false;
+  // Same GPUs in the same order: the genes changed exactly when a count did.
+  if (std::equal(layers, layers + count, before)) return false;
   // Costed from the stage list it already has: the same figures as the genes give.
   Stage* stages = scratch.stages_child.data();
   for (int q = 0; q < count; ++q) stages[q] = Stage{gpu[q], layers[q]};
   const PlanCost cost = context.evaluate(stages, count);
   if (!cost.feasible || cost.objective > child.cost.objective) return false;
-  std::copy(refined, refined + L, child.genes.begin());
+  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(child.genes.begin() + l, layers[q], gpu[q]) - child.genes.begin());
   child.cost = cost;
   return true;
 }

@@ -23,7 +23,7 @@ int rebalance_layers(const CostModel& model, const int* stage_gpu, int* stage_la
 // objective is not worse; the loads are a compute-only proxy, so the true
 // objective decides. Returns true when `child` changed; one evaluation when
 // the counts changed, none otherwise. Uses the context's stage_* scratch and
-// genes_a.
+// genes_a; capacities from the context's max_layers (the model's, cached).
 bool rebalance_capacity(Chromosome& child, OperatorContext& context);
 
 }  // namespace geotrain
