@@ -189,9 +189,20 @@ PathSearch::Outcome PathSearch::test(double x, std::int64_t budget, const Deadli
 // tests are decided (bisection); after an undecided one the step halves, and
 // doubles again after each proof, so that hard tests near hi do not stop
 // easier progress above lo.
+//
+// A test may expand kTestNodes nodes, twice that after each undecided one
+// (and never more than half of what is left): counts, not the clock, so the
+// same tests are decided on every platform until the deadline stops them.
+constexpr std::int64_t kTestNodes = 100'000;
+
 struct Bracket {
   double lo, hi, share = 0.5;
+  int undecided = 0;
   bool open() const { return hi - lo > 1e-3 * hi; }
+  std::int64_t test_nodes(std::int64_t left) const {
+    const std::int64_t grown = kTestNodes << std::min(undecided, 20);
+    return std::max<std::int64_t>(1, std::min(grown, left / 2));
+  }
   double next() const { return lo + share * (hi - lo); }
   void record(double x, PathSearch::Outcome outcome) {
     if (outcome == PathSearch::kNoPlan) {
@@ -199,6 +210,7 @@ struct Bracket {
     } else {
       hi = x;  // above x nothing is tried again, whether a plan was found or not
       share = outcome == PathSearch::kPlan ? 0.5 : std::max(1.0 / 64, 0.5 * share);
+      undecided += outcome == PathSearch::kUndecided;
     }
   }
 };
@@ -219,8 +231,7 @@ BottleneckProof prove_bottleneck_floor(const BottleneckTables& t, const CostMode
   Bracket bracket{lo, hi};
   while (bracket.open() && proof.nodes < max_nodes) {
     const double x = bracket.next();
-    const auto outcome = search.test(x, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2),
-                                     deadline.share_of_remaining(0.5), proof.nodes, plan);
+    const auto outcome = search.test(x, bracket.test_nodes(max_nodes - proof.nodes), deadline, proof.nodes, plan);
     ++proof.tests;
     if (deadline.passed()) {
       proof.timed_out = true;
@@ -256,8 +267,7 @@ TimeProof prove_time_floor(const BottleneckTables& t, const CostModel& model, co
     PathSearch::Outcome outcome = PathSearch::kNoPlan;
     if (x > floor_s) {
       search.set_target(target, later * floor_s);
-      outcome = search.test(x, std::max<std::int64_t>(1, (max_nodes - proof.nodes) / 2),
-                            deadline.share_of_remaining(0.5), proof.nodes, plan);
+      outcome = search.test(x, bracket.test_nodes(max_nodes - proof.nodes), deadline, proof.nodes, plan);
     }
     ++proof.tests;
     if (deadline.passed()) break;
