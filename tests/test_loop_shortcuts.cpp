@@ -1,0 +1,153 @@
+// The memetic loop's shortcuts (issue 10.5) give exactly what the plain
+// definitions give: crossover on stage lists against Alg. 2 written out on
+// genes, decoded stages by hand, the cached capacities against the model's
+// and deduplication against sort-then-unique.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "model/feasibility.hpp"
+#include "search/boundary_crossover.hpp"
+#include "search/chromosome.hpp"
+#include "search/population.hpp"
+#include "random_pool.hpp"
+
+namespace geotrain {
+namespace {
+
+TEST(LoopShortcuts, DecodeStagesGivesRunsAndTheirFirstLayers) {
+  // [2,2,0,1,1,1]: GPU 2 holds layers 0-1, GPU 0 layer 2, GPU 1 layers 3-5,
+  // so stages (2, 2), (0, 1), (1, 3) starting at 0, 2, 3, and starts[3] = L = 6.
+  const std::vector<int> genes{2, 2, 0, 1, 1, 1};
+  std::vector<Stage> stages(6);
+  std::vector<int> starts(7);
+  StageView view{stages.data(), starts.data()};
+  decode_stages(genes.data(), 6, view);
+  ASSERT_EQ(view.count, 3);
+  EXPECT_EQ(stages[0].gpu, 2);
+  EXPECT_EQ(stages[0].layers, 2);
+  EXPECT_EQ(stages[1].gpu, 0);
+  EXPECT_EQ(stages[1].layers, 1);
+  EXPECT_EQ(stages[2].gpu, 1);
+  EXPECT_EQ(stages[2].layers, 3);
+  EXPECT_EQ(starts, (std::vector<int>{0, 2, 3, 6, 0, 0, 0}));
+}
+
+// Alg. 2 on genes, as the paper writes it: every candidate cut, each child
+// written out, checked for contiguity, costed from its genes; strictly
+// fitter replaces, so ties go to the smaller cut.
+struct Reference {
+  int cut = -1;
+  PlanCost cost;
+};
+Reference best_cut(const std::vector<int>& prefix, const std::vector<int>& suffix, const std::vector<int>& cuts,
+                   const CostModel& model, int* evaluations) {
+  Reference best;
+  for (int cut : cuts) {
+    std::vector<int> child(prefix.begin(), prefix.begin() + cut);
+    child.insert(child.end(), suffix.begin() + cut, suffix.end());
+    if (!is_contiguous(child, model.num_gpus())) continue;
+    ++*evaluations;
+    const PlanCost cost = model.evaluate_genes(child.data());
+    if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective)) best = Reference{cut, cost};
+  }
+  return best;
+}
+
+TEST(LoopShortcuts, CrossoverOnStageListsIsAlgorithm2OnGenes) {
+  int pairs = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    testing::PoolShape shape;
+    shape.min_gpus = 2, shape.max_gpus = 9, shape.min_layers = 2, shape.max_layers = 16;
+    const Problem p = testing::random_pool(seed, shape);
+    const CostModel model(p);
+    if (!any_feasible_plan(model)) continue;
+    const int L = model.num_layers();
+    OperatorContext context(model);
+    Rng draw(seed);
+    std::vector<std::vector<int>> plans(8, std::vector<int>(static_cast<std::size_t>(L)));
+    for (auto& genes : plans) draw_uniform_plan(draw, context, genes.data());
+    for (std::size_t i = 0; i + 1 < plans.size(); ++i) {
+      const Chromosome p1{plans[i], model.evaluate_genes(plans[i].data())};
+      const Chromosome p2{plans[i + 1], model.evaluate_genes(plans[i + 1].data())};
+      if (p1.genes == p2.genes) continue;
+      for (double fallback : {0.0, 1.0}) {
+        std::vector<int> cuts;
+        for (int l = 1; l < L; ++l)
+          if (fallback > 0 || p1.genes[l] != p1.genes[l - 1] || p2.genes[l] != p2.genes[l - 1]) cuts.push_back(l);
+        int expected_evaluations = 0;
+        const Reference c1 = best_cut(p1.genes, p2.genes, cuts, model, &expected_evaluations);
+        const Reference c2 = best_cut(p2.genes, p1.genes, cuts, model, &expected_evaluations);
+
+        // Both entry points: parents decoded by the crossover, and by the caller.
+        std::vector<Stage> s1(static_cast<std::size_t>(L)), s2(static_cast<std::size_t>(L));
+        std::vector<int> t1(static_cast<std::size_t>(L + 1)), t2(static_cast<std::size_t>(L + 1));
+        StageView v1{s1.data(), t1.data()}, v2{s2.data(), t2.data()};
+        decode_stages(p1.genes.data(), L, v1);
+        decode_stages(p2.genes.data(), L, v2);
+        for (bool predecoded : {false, true}) {
+          Rng rng(seed);
+          Chromosome children[2];
+          const std::int64_t before = context.evaluations();
+          const int n = predecoded ? boundary_crossover(p1, v1, p2, v2, fallback, rng, context, children)
+                                   : boundary_crossover(p1, p2, fallback, rng, context, children);
+          EXPECT_EQ(context.evaluations() - before, expected_evaluations) << "pool " << seed;
+          int k = 0;
+          for (const Reference* r : {&c1, &c2}) {
+            if (r->cut < 0) continue;
+            ASSERT_LT(k, n) << "pool " << seed;
+            const std::vector<int>& head = r == &c1 ? p1.genes : p2.genes;
+            const std::vector<int>& tail = r == &c1 ? p2.genes : p1.genes;
+            std::vector<int> child(head.begin(), head.begin() + r->cut);
+            child.insert(child.end(), tail.begin() + r->cut, tail.end());
+            EXPECT_EQ(children[k].genes, child) << "pool " << seed;
+            EXPECT_EQ(children[k].cost.objective, r->cost.objective);  // bit for bit
+            EXPECT_EQ(children[k].cost.bottleneck, r->cost.bottleneck);
+            ++k;
+          }
+          EXPECT_EQ(n, k) << "pool " << seed;
+        }
+        ++pairs;
+      }
+    }
+  }
+  EXPECT_GT(pairs, 300);
+}
+
+TEST(LoopShortcuts, CachedCapacitiesAreTheModels) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Problem p = testing::random_pool(seed);
+    const CostModel model(p);
+    OperatorContext context(model);
+    const int most = std::min(model.num_gpus(), model.num_layers()) + 1;  // one past the cache: the model's path
+    for (int round = 0; round < 2; ++round)                                // filled, then read back
+      for (int q = 0; q <= most; ++q)
+        for (int g = 0; g < model.num_gpus(); ++g)
+          for (bool last : {false, true})
+            ASSERT_EQ(context.max_layers(g, q, last), model.max_layers(g, q, last)) << seed << " " << q << " " << g;
+  }
+}
+
+TEST(LoopShortcuts, DeduplicationIsSortThenUniqueMinusThePopulation) {
+  // Four GPUs, four layers; the offspring repeat plans and one is already in
+  // the population, so the kept ones are the distinct others, fittest first.
+  const Problem p = testing::random_pool(3, testing::PoolShape{4, 4, 4, 4, false, 1.0});
+  const CostModel model(p);
+  auto chromosome = [&](std::vector<int> genes) {
+    const PlanCost cost = model.evaluate_genes(genes.data());
+    return Chromosome{std::move(genes), cost};
+  };
+  const std::vector<std::vector<int>> plans{{0, 0, 1, 1}, {2, 2, 2, 2}, {0, 1, 2, 3}, {3, 3, 0, 0}, {1, 1, 1, 2}};
+  std::vector<Chromosome> population{chromosome(plans[1])};
+  std::vector<Chromosome> offspring;
+  for (int i : {0, 2, 1, 0, 3, 2, 4, 4}) offspring.push_back(chromosome(plans[i]));
+  std::vector<Chromosome> expected{chromosome(plans[0]), chromosome(plans[2]), chromosome(plans[3]), chromosome(plans[4])};
+  std::sort(expected.begin(), expected.end(), [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); });
+  const int kept = deduplicate(offspring, static_cast<int>(offspring.size()), population);
+  ASSERT_EQ(kept, 4);
+  for (int k = 0; k < kept; ++k) EXPECT_EQ(offspring[k].genes, expected[k].genes);
+}
+
+}  // namespace
+}  // namespace geotrain
