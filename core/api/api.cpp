@@ -46,22 +46,6 @@ void add_warnings(json& out, const std::vector<std::string>& warnings) {
 
 namespace {
 
-// certify() for results beyond one pipeline model: max(the relaxation over
-// every plan, the search's own proof over its plan space).
-Certificate certify_any_plan(const CostModel& pipeline, const SolveResult& r) {
-  Stopwatch clock;
-  const double objective = r.cost.objective;
-  double bound = any_plan_lower_bound(pipeline);
-  if (r.lower_bound) bound = std::max(bound, *r.lower_bound);
-  if (r.cost.feasible && r.optimal.value_or(false)) bound = objective;
-  else if (r.cost.feasible && r.gap) bound = std::max(bound, objective * (1.0 - *r.gap));
-  Certificate c;
-  c.lower_bound = r.cost.feasible ? std::min(bound, objective) : bound;
-  c.gap = objective > 0 ? std::clamp((objective - c.lower_bound) / objective, 0.0, 1.0) : 0.0;
-  c.elapsed_ms = clock.elapsed_ms();
-  return c;
-}
-
 void add_micro_batch(json& out, const Problem& problem) {
   out["micro_batch_size"] = problem.model.micro_batch_size;
   out["micro_batch_size_mode"] = problem.search.micro_batch_auto ? "auto" : "fixed";
@@ -79,21 +63,21 @@ json evaluate_request(const std::string& problem_text, const std::string& plan_t
   const std::int64_t plan_u = parse_plan_micro_batch_size(plan_document, parsed.problem);
   const Problem problem = with_micro_batch_size(parsed.problem, plan_u);
   std::vector<std::string> warnings = parsed.warnings;
-  if (plan_u && plan_u != parsed.problem.model.micro_batch_size)
+  const bool other_u = plan_u && plan_u != parsed.problem.model.micro_batch_size;
+  if (other_u)
     warnings.push_back("plan.micro_batch_size: evaluated at the plan's " + std::to_string(plan_u) +
                        " (chosen by search.micro_batch_size \"auto\"), not model.micro_batch_size " +
                        std::to_string(parsed.problem.model.micro_batch_size));
   const GroupPlan plan = parse_group_plan(plan_document, problem);
   json out = {{"problem", problem.name}};
-  if (is_pipeline(plan)) {
-    CostModel pipeline(problem);
-    pipeline.copy_objective_from(file_model);
-    out.update(report_to_json(report_plan(pipeline, to_pipeline_plan(plan), problem), problem));
-  } else {
-    CostModel grouped(problem, layout_of(plan));
-    grouped.copy_objective_from(file_model);
-    out.update(report_to_json(report_plan(grouped, device_plan(plan), problem), problem));
-  }
+  // The file's model serves a pipeline plan at its own u; others get their own.
+  std::optional<CostModel> own_model;
+  if (!is_pipeline(plan)) own_model.emplace(problem, layout_of(plan));
+  else if (other_u) own_model.emplace(problem);
+  if (own_model) own_model->copy_objective_from(file_model);
+  const CostModel& model = own_model ? *own_model : file_model;
+  const Plan device_stages = is_pipeline(plan) ? to_pipeline_plan(plan) : device_plan(plan);
+  out.update(report_to_json(report_plan(model, device_stages, problem), problem));
   add_objective_settings(out, problem, refs);
   add_micro_batch(out, problem);
   add_warnings(out, warnings);
@@ -176,20 +160,19 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
     out["layouts_tried"] = r.layouts_tried;
   }
   if (r.optimal) out["optimal"] = *r.optimal;
-  if (r.layout.empty() && problem.search.parallelism != Parallelism::hybrid && !r.lower_bound) {
+  {
     // Every method's plan with a proven lower bound and its gap (README, "The
-    // certificate"); exact's own proof tightens it.
-    const Certificate certificate = certify(prepared.model, r);
+    // certificate"), raised by what the search itself proved. One pipeline
+    // model is bounded by exact's root relaxation; stage groups and several
+    // micro-batch sizes by the bound valid for every plan (pool_relaxation.hpp).
+    Stopwatch clock;
+    const bool one_model = r.layout.empty() && problem.search.parallelism != Parallelism::hybrid && !r.lower_bound;
+    const double relaxation = one_model ? objective_lower_bound(prepared.model)
+                                        : std::max(any_plan_lower_bound(prepared.model), r.lower_bound.value_or(0.0));
+    const Certificate certificate = certify_with_bound(relaxation, r);
     out["lower_bound"] = certificate.lower_bound;
     if (r.cost.feasible) out["gap"] = certificate.gap;  // an infeasible plan is no answer to bound
-    out["lower_bound_ms"] = certificate.elapsed_ms;
-  } else {
-    // Stage groups, or several micro-batch sizes: the bound valid for every
-    // plan (pool_relaxation.hpp), raised by what the search itself proved.
-    const Certificate certificate = certify_any_plan(prepared.model, r);
-    out["lower_bound"] = certificate.lower_bound;
-    if (r.cost.feasible) out["gap"] = certificate.gap;
-    out["lower_bound_ms"] = certificate.elapsed_ms;
+    out["lower_bound_ms"] = clock.elapsed_ms();
   }
   if (r.method == "exact") out["nodes"] = r.nodes;
   if (!r.bound_history.empty()) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "model/derived_checks.hpp"
 #include "model/feasibility.hpp"
@@ -29,15 +31,25 @@ std::vector<std::int64_t> micro_batch_candidates(const ModelConfig& model) {
 
 namespace {
 
-// A candidate's problem and model, or nothing when u breaks a limit or nothing fits.
-std::optional<PreparedProblem> try_prepare(const PreparedProblem& prepared, std::int64_t u, const SolveOptions& options) {
-  Problem problem = with_micro_batch_size(prepared.problem, u);
+// The problem at u and its model (with the options' stage count), or nothing
+// when u breaks a limit or no plan fits at u.
+std::optional<std::pair<Problem, CostModel>> model_at(const Problem& base, std::int64_t u, const SolveOptions& options) {
+  Problem problem = with_micro_batch_size(base, u);
   if (!derived_quantity_errors(problem).empty()) return std::nullopt;
   CostModel model(problem);
-  model.copy_objective_from(prepared.model);
   if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
   if (!some_plan_fits(problem, model)) return std::nullopt;
-  return PreparedProblem{std::move(problem), std::move(model), prepared.references};
+  return std::make_pair(std::move(problem), std::move(model));
+}
+
+// A candidate ready to plan, under the file's references; the file's own u
+// is the prepared problem itself.
+std::optional<PreparedProblem> try_prepare(const PreparedProblem& prepared, std::int64_t u, const SolveOptions& options) {
+  if (u == prepared.problem.model.micro_batch_size && some_plan_fits(prepared.problem, prepared.model)) return prepared;
+  auto at_u = model_at(prepared.problem, u, options);
+  if (!at_u) return std::nullopt;
+  at_u->second.copy_objective_from(prepared.model);
+  return PreparedProblem{std::move(at_u->first), std::move(at_u->second), prepared.references};
 }
 
 bool better(const SolveResult& a, const SolveResult& b) {
@@ -62,13 +74,8 @@ PreparedProblem prepare_at_micro_batch(const PreparedProblem& prepared, std::int
 }
 
 bool any_micro_batch_fits(const Problem& problem, const SolveOptions& options) {
-  for (std::int64_t u : micro_batch_candidates(problem.model)) {
-    Problem at_u = with_micro_batch_size(problem, u);
-    if (!derived_quantity_errors(at_u).empty()) continue;
-    CostModel model(at_u);
-    if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
-    if (some_plan_fits(at_u, model)) return true;
-  }
+  for (std::int64_t u : micro_batch_candidates(problem.model))
+    if (model_at(problem, u, options)) return true;
   return false;
 }
 

@@ -85,9 +85,15 @@ double objective_lower_bound(const CostModel& model) {
 
 Certificate certify(const CostModel& model, const SolveResult& result) {
   Stopwatch clock;
+  Certificate c = certify_with_bound(objective_lower_bound(model), result);
+  c.elapsed_ms = clock.elapsed_ms();
+  return c;
+}
+
+Certificate certify_with_bound(double relaxation, const SolveResult& result) {
   Certificate c;
   const double objective = result.cost.objective;
-  double bound = objective_lower_bound(model);
+  double bound = relaxation;
   if (result.optimal.value_or(false)) bound = objective;
   else if (result.gap) bound = std::max(bound, objective * (1.0 - *result.gap));
   // A feasible plan is covered by the bound, so it cannot exceed it but for
@@ -95,7 +101,6 @@ Certificate certify(const CostModel& model, const SolveResult& result) {
   // may look cheaper than every feasible one: it gets no gap.
   c.lower_bound = result.cost.feasible ? std::min(bound, objective) : bound;
   c.gap = objective > 0 ? std::clamp((objective - c.lower_bound) / objective, 0.0, 1.0) : 0.0;
-  c.elapsed_ms = clock.elapsed_ms();
   return c;
 }
 

@@ -24,4 +24,9 @@ struct Certificate {
 // (exact's proof) when they say more.
 Certificate certify(const CostModel& model, const SolveResult& result);
 
+// The same from a bound `relaxation` already proven for every plan of the
+// result's space (e.g. pool_relaxation.hpp's), raised by the result's own
+// proof; elapsed_ms is left 0 for the caller, who computed the bound.
+Certificate certify_with_bound(double relaxation, const SolveResult& result);
+
 }  // namespace geotrain
