@@ -123,6 +123,8 @@ for (const [name, size] of SIZES) {
     assert.ok(typed > 0, 'the example has a GPU whose type has a catalogue price');
     await page.getByRole('button', { name: `Use the catalogue price $${priceOf(problem.gpus[typed].type)} per hour for GPU ${typed + 1}` }).click();
     assert.equal((await problemIn(page)).gpus[typed].price_per_hour, priceOf(problem.gpus[typed].type));
+    const fill = await page.locator('#fill-gpu-prices').boundingBox();
+    assert.ok(fill.x + fill.width <= page.viewportSize().width, 'the fill button fits the screen (its row wraps)');
     await page.click('#fill-gpu-prices');
     problem = await problemIn(page);
     assert.equal(problem.gpus[0].price_per_hour, 0.35, 'filling empty prices never overwrites a typed one');
