@@ -89,6 +89,47 @@ test('opens an example, plans it, and shows the worker\'s figures', async (t) =>
   await context.close();
 });
 
+// The planning worker warms the engine up after the page is ready (web/worker.js): a plan asked
+// for meanwhile must not wait for it, and gets the same plan as the CLI (the CLI's figures for this
+// example, seed 1, are in tests/golden/compat).
+test('a plan asked for while the worker warms up starts at once and is the CLI\'s plan', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(server.url);
+  await waitReady(page);
+  await openExample(page, 'table7-14gpu');
+  await page.selectOption('#method', 'memetic');
+  const runnerWorker = async () => {
+    for (let i = 0; i < 400; i++) {
+      for (const worker of page.workers()) {
+        if (await worker.evaluate('self.geotrainWarmUp !== undefined && !self.geotrainWarmUp.running')) return worker;
+      }
+      await page.waitForTimeout(10);
+    }
+    throw new Error('the planning worker never warmed up');
+  };
+  // Its own short warm-up has ended; a long one (1,000 runs, some seconds) stands for a slow phone's.
+  const worker = await runnerWorker();
+  await worker.evaluate('loadModule().then((Module) => { warmUp(Module, 1000); })');
+  const state = async () => JSON.parse(await worker.evaluate('JSON.stringify(self.geotrainWarmUp)'));
+  for (let i = 0; i < 400 && (await state()).runs < 2; i++) await page.waitForTimeout(10);
+  const clicked = Date.now();
+  await page.click('#plan-button');
+  await waitStatus(page, 'Done', 60000);
+  const took = Date.now() - clicked;
+  const plan = (await download(page, '#download-plan-button')).value;
+  const after = await state();
+  assert.equal(after.running, false);
+  assert.equal(after.stopped, true, 'the plan stopped the warm-up');
+  assert.ok(after.runs < 100, `the warm-up stopped at once (${after.runs} of 1,000 runs)`);
+  assert.ok(took < 3000, `Plan to Done took ${took} ms (the run itself ${plan.elapsed_ms} ms)`);
+  const golden = JSON.parse(await readFile(`${REPO_ROOT}/tests/golden/compat/table7-14gpu.memetic.json`, 'utf8'));
+  assert.equal(plan.iteration_ms, golden.iteration_ms);
+  assert.equal(plan.evaluations, golden.evaluations);
+  assert.deepEqual(plan.stages.map((s) => [s.gpu, s.layers]), golden.stages.map((s) => [s.gpu, s.layers]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('shows a field error next to the field and keeps JSON and form in sync', async () => {
   const { context, page, errors } = await freshPage();
   await openExample(page, 'straggler-4gpu');

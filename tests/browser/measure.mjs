@@ -4,11 +4,14 @@
 //   set when the editor, the module and the first check are ready), cold and reload;
 // - the 14-GPU example (examples/table7-14gpu.json, memetic, its own seed and
 //   settings; another with EXAMPLE=llama70b-64xa100, say) planned in the page's
-//   worker 2 s after the page is ready, against the native CLI on the same problem;
+//   worker 2 s after the page is ready, against the native CLI on the same problem, and the
+//   processor time of the page's busiest worker thread meanwhile (Linux: /proc), which the
+//   machine's load does not stretch as it stretches wall time;
 // - the size of what the page loads: its JavaScript and the wasm module.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { workerProcessorMs } from './worker-cpu.mjs';
 import { gzipSync } from 'node:zlib';
 import {
   REPO_ROOT, WEB_ROOT, download, ensureExamples, launchBrowser, openExample, openPage, startWebServer, waitReady,
@@ -30,7 +33,7 @@ function nativeMs() {
 }
 
 async function pageFigures(browser, url) {
-  const cold = [], reload = [], plan = [];
+  const cold = [], reload = [], plan = [], cpu = [];
   let result = null;
   for (let i = 0; i < RUNS; i++) {
     const { context, page } = await openPage(browser);
@@ -45,13 +48,15 @@ async function pageFigures(browser, url) {
     await page.waitForTimeout(2000);
     await openExample(page, exampleName);
     await page.selectOption('#method', 'memetic');
+    const before = workerProcessorMs();
     await page.click('#plan-button');
     await waitStatus(page, 'Done', 120000);
+    cpu.push(workerProcessorMs(before));
     result = (await download(page, '#download-plan-button')).value;
     plan.push(result.elapsed_ms);
     await context.close();
   }
-  return { cold: median(cold), reload: median(reload), plan: median(plan), result };
+  return { cold: median(cold), reload: median(reload), plan: median(plan), cpu: median(cpu), result };
 }
 
 function sizes() {
@@ -89,6 +94,7 @@ try {
   console.log(`| time to interactive, cold | < 1 s | ${page.cold.toFixed(0)} ms |`);
   console.log(`| time to interactive, reload | < 1 s | ${page.reload.toFixed(0)} ms |`);
   console.log(`| ${exampleName}, memetic, in the page's worker | <= 2x native | ${page.plan.toFixed(0)} ms (${(page.plan / native).toFixed(2)}x) |`);
+  if (page.cpu !== null) console.log(`| ${exampleName}, memetic, the page's worker thread's processor time | | ${page.cpu.toFixed(0)} ms (${(page.cpu / native).toFixed(2)}x) |`);
   console.log(`| ${exampleName}, memetic, native CLI | | ${native.toFixed(0)} ms |`);
   console.log(`| JavaScript + wasm the page loads (${size.files} files) | < 1 MB | ${kb(size.raw)} (${kb(size.gzip)} gzipped; wasm ${kb(size.wasm)}) |`);
   const same = page.result.iteration_ms === native_result.iteration_ms && page.result.evaluations === native_result.evaluations;

@@ -202,9 +202,10 @@ function start() {
   Promise.all([fragmentDone, moduleDone]).then(() => editor.checkNow()).finally(() => {
     performance.mark('geotrain-interactive');
     document.documentElement.dataset.state = 'ready';
-    // Start the search's worker while the user reads, so that the first Plan starts at once.
-    // Start the planning worker and let it warm up the planner's hot code before the first plan.
-    setTimeout(() => runner.ready().then(() => runner.call('warm-up')).catch(() => {}), 1000);
+    // Start the planning worker while the user reads and let it warm up the planner's hot code
+    // (web/worker.js), so that the first plan starts at once and runs at full speed; any request
+    // stops the warm-up.
+    setTimeout(() => runner.ready().then(() => runner.call('warm-up')).catch(() => {}), 300);
   });
 }
 
