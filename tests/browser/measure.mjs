@@ -34,12 +34,24 @@ function nativeMs() {
 
 async function pageFigures(browser, url) {
   const cold = [], reload = [], plan = [], cpu = [];
+  let wire = 0;
   let result = null;
+  const wireSizes = [];
   for (let i = 0; i < RUNS; i++) {
     const { context, page } = await openPage(browser);
+    // What travels on the first load (compressed bodies; 0 for the second worker's revalidated copy).
+    const onFinished = (request) => {
+      if (/\.(js|mjs|wasm)$/.test(new URL(request.url()).pathname)) wireSizes.push(request.sizes().then((s) => s.responseBodySize));
+    };
+    if (i === 0) page.on('requestfinished', onFinished);
     await page.goto(url);
     await waitReady(page);
     cold.push(await page.evaluate(() => performance.getEntriesByName('geotrain-interactive')[0].startTime));
+    if (i === 0) {
+      await page.waitForTimeout(1500);  // the planning worker loads the module after the page is ready
+      page.off('requestfinished', onFinished);
+      wire = (await Promise.all(wireSizes)).reduce((a, b) => a + b, 0);
+    }
     await page.reload();
     await waitReady(page);
     reload.push(await page.evaluate(() => performance.getEntriesByName('geotrain-interactive')[0].startTime));
@@ -56,7 +68,7 @@ async function pageFigures(browser, url) {
     plan.push(result.elapsed_ms);
     await context.close();
   }
-  return { cold: median(cold), reload: median(reload), plan: median(plan), cpu: median(cpu), result };
+  return { cold: median(cold), reload: median(reload), plan: median(plan), cpu: median(cpu), wire, result };
 }
 
 function sizes() {
@@ -97,6 +109,7 @@ try {
   if (page.cpu !== null) console.log(`| ${exampleName}, memetic, the page's worker thread's processor time | | ${page.cpu.toFixed(0)} ms (${(page.cpu / native).toFixed(2)}x) |`);
   console.log(`| ${exampleName}, memetic, native CLI | | ${native.toFixed(0)} ms |`);
   console.log(`| JavaScript + wasm the page loads (${size.files} files) | < 1 MB | ${kb(size.raw)} (${kb(size.gzip)} gzipped; wasm ${kb(size.wasm)}) |`);
+  console.log(`| the same over the wire from web/serve.mjs (gzip), first load | < 1 MB | ${kb(page.wire)} |`);
   const same = page.result.iteration_ms === native_result.iteration_ms && page.result.evaluations === native_result.evaluations;
   console.log(`\nsame plan in the page and natively: ${same} (T_iter ${page.result.iteration_ms} ms, ${page.result.evaluations} evaluations)`);
 } finally {
