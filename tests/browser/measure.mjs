@@ -20,8 +20,11 @@ import {
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const cli = process.env.GEOTRAIN_CLI ?? join(REPO_ROOT, 'build/native/core/geotrain');
-const exampleName = process.env.EXAMPLE ?? 'table7-14gpu';
-const example = join(REPO_ROOT, `examples/${exampleName}.json`);
+// PROBLEM=file plans any problem file (imported through the page's Import button), e.g. a pool
+// from tests/bench/geotrain_geo_pool.
+const problemFile = process.env.PROBLEM;
+const exampleName = problemFile ? problemFile.split('/').pop().replace(/\.json$/, '') : (process.env.EXAMPLE ?? 'table7-14gpu');
+const example = problemFile ?? join(REPO_ROOT, `examples/${exampleName}.json`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function nativeMs() {
@@ -58,7 +61,14 @@ async function pageFigures(browser, url) {
     // A user reads the page for a moment before planning; the planning worker
     // starts 1 s after the page is ready and warms up (web/worker.js).
     await page.waitForTimeout(2000);
-    await openExample(page, exampleName);
+    if (problemFile) {
+      const text = readFileSync(problemFile);
+      const name = JSON.parse(text).name;
+      await page.setInputFiles('#import-file', { name: `${exampleName}.json`, mimeType: 'application/json', buffer: text });
+      await page.waitForFunction((n) => JSON.parse(document.getElementById('problem-json').value).name === n, name, { timeout: 60000 });
+    } else {
+      await openExample(page, exampleName);
+    }
     await page.selectOption('#method', 'memetic');
     const before = workerProcessorMs();
     await page.click('#plan-button');
