@@ -64,14 +64,18 @@ class JunctionCheck {
   bool contiguous() const {
     return conflicts_ == 0 || (conflicts_ == 1 && prefix_.stages[last_].gpu == suffix_.stages[first_].gpu);
   }
-  // The child's stages at `cut`: O(Q), straight copies of both parents' runs.
-  int child_stages(int cut, Stage* out) const {
-    Stage* end = std::copy(prefix_.stages, prefix_.stages + last_, out);
-    *end++ = Stage{prefix_.stages[last_].gpu, cut - prefix_.starts[last_]};
-    const int junction_layers = suffix_.starts[first_ + 1] - cut;
-    if (end[-1].gpu == suffix_.stages[first_].gpu) end[-1].layers += junction_layers;  // the junction joins
-    else *end++ = Stage{suffix_.stages[first_].gpu, junction_layers};
-    end = std::copy(suffix_.stages + first_ + 1, suffix_.stages + suffix_.count, end);
+  int child_stages(int cut, Stage* out) const { return assemble(prefix_, last_, suffix_, first_, cut, out); }
+
+  // The stages of prefix[:cut] + suffix[cut:], where prefix stage `last`
+  // holds layer cut - 1 and suffix stage `first` layer cut: O(Q), straight
+  // copies of both parents' runs.
+  static int assemble(const StageView& prefix, int last, const StageView& suffix, int first, int cut, Stage* out) {
+    Stage* end = std::copy(prefix.stages, prefix.stages + last, out);
+    *end++ = Stage{prefix.stages[last].gpu, cut - prefix.starts[last]};
+    const int junction_layers = suffix.starts[first + 1] - cut;
+    if (end[-1].gpu == suffix.stages[first].gpu) end[-1].layers += junction_layers;  // the junction joins
+    else *end++ = Stage{suffix.stages[first].gpu, junction_layers};
+    end = std::copy(suffix.stages + first + 1, suffix.stages + suffix.count, end);
     return static_cast<int>(end - out);
   }
 
@@ -91,9 +95,21 @@ void consider(const Stage* stages, int count, int cut, OperatorContext& context,
   if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective)) best = BestCut{cut, cost};
 }
 
-void write_child(const int* prefix, const int* suffix, const BestCut& best, int num_layers, Chromosome& child) {
+// The stage holding `layer`: the last q with starts[q] <= layer.
+int stage_holding(const StageView& view, int layer) {
+  int q = 0;
+  while (q + 1 < view.count && view.starts[q + 1] <= layer) ++q;
+  return q;
+}
+
+// The winner of a side: genes from the parents' genes, stages from theirs.
+void write_child(const int* prefix, const StageView& prefix_stages, const int* suffix, const StageView& suffix_stages,
+                 const BestCut& best, int num_layers, Stage* scratch, Chromosome& child) {
   child.genes.assign(prefix, prefix + best.cut);
   child.genes.insert(child.genes.end(), suffix + best.cut, suffix + num_layers);
+  const int count = JunctionCheck::assemble(prefix_stages, stage_holding(prefix_stages, best.cut - 1), suffix_stages,
+                                            stage_holding(suffix_stages, best.cut), best.cut, scratch);
+  child.stages.assign(scratch, scratch + count);
   child.cost = best.cost;
 }
 
@@ -145,8 +161,8 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   }
 
   int written = 0;
-  if (best1.cut >= 0) write_child(a, b, best1, L, children[written++]);
-  if (best2.cut >= 0) write_child(b, a, best2, L, children[written++]);
+  if (best1.cut >= 0) write_child(a, stages_a, b, stages_b, best1, L, child, children[written++]);
+  if (best2.cut >= 0) write_child(b, stages_b, a, stages_a, best2, L, child, children[written++]);
   return written;
 }
 

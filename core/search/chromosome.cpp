@@ -32,6 +32,19 @@ std::vector<int> encode_plan(const Plan& plan) {
   return genes;
 }
 
+const std::vector<Stage>& stages_of(Chromosome& c) {
+  if (c.stages.empty() && !c.genes.empty()) c.stages = decode_genes(c.genes);
+  return c.stages;
+}
+
+void assign_stages(Chromosome& c, const Stage* stages, int count) {
+  c.stages.assign(stages, stages + count);
+  int layers = 0;
+  for (int q = 0; q < count; ++q) layers += stages[q].layers;
+  c.genes.resize(static_cast<std::size_t>(layers));
+  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(c.genes.data() + l, stages[q].layers, stages[q].gpu) - c.genes.data());
+}
+
 void ContiguityCheck::restart() {
   std::fill(stamp_.begin(), stamp_.end(), 0u);
   epoch_ = 1;

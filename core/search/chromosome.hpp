@@ -14,6 +14,10 @@ namespace geotrain {
 struct Chromosome {
   std::vector<int> genes;  // genes[l] = GPU index of layer l
   PlanCost cost;           // CostModel::evaluate_genes(genes)
+  // The genes' stages (decode_genes), kept up to date by the operators so
+  // that mutation, local search and crossover need not decode; empty for a
+  // chromosome built from genes alone (decoded on first use).
+  std::vector<Stage> stages;
 };
 
 // The search's total order: lower objective first, equal objectives broken by
@@ -38,6 +42,11 @@ inline Plan decode_genes(const std::vector<int>& genes) {
   return decode_genes(genes.data(), static_cast<int>(genes.size()));
 }
 std::vector<int> encode_plan(const Plan& plan);
+// c.stages, decoded from c.genes first when empty.
+const std::vector<Stage>& stages_of(Chromosome& c);
+// Sets c's stages to stages[0, count) and its genes to theirs (as many
+// genes as the stages have layers; the buffers are reused).
+void assign_stages(Chromosome& c, const Stage* stages, int count);
 
 // Whether every GPU's layers form one run. Reusable: it keeps one stamp per
 // GPU, so a check costs one pass over the genes and allocates nothing.

@@ -80,27 +80,27 @@ int rebalance_within(const CostModel& model, const int* stage_gpu, int* stage_la
 
 bool rebalance_capacity(Chromosome& child, OperatorContext& context) {
   OperatorContext::Scratch& scratch = context.scratch();
-  const int L = context.num_layers();
+  // The child's own stage list: no decoding.
+  const std::vector<Stage>& stages = stages_of(child);
+  const int count = static_cast<int>(stages.size());
   int* gpu = scratch.stage_gpu.data();
   int* layers = scratch.stage_layers.data();
-  int* before = scratch.genes_a.data();  // the layer counts as decoded
-  int count = 0;
-  for (int l = 0; l < L; ++l) {
-    if (l == 0 || child.genes[l] != child.genes[l - 1]) gpu[count] = child.genes[l], layers[count++] = 0;
-    ++layers[count - 1];
-  }
-  std::copy(layers, layers + count, before);
   int* capacity = scratch.stage_capacity.data();
-  for (int q = 0; q < count; ++q) capacity[q] = context.max_layers(gpu[q], count, q + 1 == count);
+  for (int q = 0; q < count; ++q) {
+    gpu[q] = stages[q].gpu, layers[q] = stages[q].layers;
+    capacity[q] = context.max_layers(gpu[q], count, q + 1 == count);
+  }
   if (rebalance_within(context.model(), gpu, layers, count, capacity) == 0) return false;
   // Same GPUs in the same order: the genes changed exactly when a count did.
-  if (std::equal(layers, layers + count, before)) return false;
+  bool changed = false;
+  for (int q = 0; q < count; ++q) changed = changed || layers[q] != stages[q].layers;
+  if (!changed) return false;
   // Costed from the stage list it already has: the same figures as the genes give.
-  Stage* stages = scratch.stages_child.data();
-  for (int q = 0; q < count; ++q) stages[q] = Stage{gpu[q], layers[q]};
-  const PlanCost cost = context.evaluate(stages, count);
+  Stage* refined = scratch.stages_child.data();
+  for (int q = 0; q < count; ++q) refined[q] = Stage{gpu[q], layers[q]};
+  const PlanCost cost = context.evaluate(refined, count);
   if (!cost.feasible || cost.objective > child.cost.objective) return false;
-  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(child.genes.begin() + l, layers[q], gpu[q]) - child.genes.begin());
+  assign_stages(child, refined, count);
   child.cost = cost;
   return true;
 }

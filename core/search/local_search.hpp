@@ -22,8 +22,9 @@ int rebalance_layers(const CostModel& model, const int* stage_gpu, int* stage_la
 // chromosome replaces `child` (with its cost) when it is feasible and its
 // objective is not worse; the loads are a compute-only proxy, so the true
 // objective decides. Returns true when `child` changed; one evaluation when
-// the counts changed, none otherwise. Uses the context's stage_* scratch and
-// genes_a; capacities from the context's max_layers (the model's, cached).
+// the counts changed, none otherwise. Works on child's stage list (no
+// decoding); uses the context's stage_* and stages_child scratch; capacities
+// from the context's max_layers (the model's, cached).
 bool rebalance_capacity(Chromosome& child, OperatorContext& context);
 
 }  // namespace geotrain

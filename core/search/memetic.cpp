@@ -76,8 +76,11 @@ bool MemeticRun::step() {
 StageView MemeticRun::member_stages(int member) {
   const std::size_t L = static_cast<std::size_t>(context_.num_layers()), m = static_cast<std::size_t>(member);
   StageView view{&member_stages_[m * L], &member_starts_[m * (L + 1)], decoded_[m]};
-  if (view.count < 0) {
-    decode_stages(population_[m].genes.data(), context_.num_layers(), view);
+  if (view.count < 0) {  // from the member's own stage list: O(Q), no decoding
+    const std::vector<Stage>& stages = stages_of(population_[m]);
+    view.count = static_cast<int>(stages.size());
+    for (int q = 0, start = 0; q < view.count; start += stages[q++].layers) view.stages[q] = stages[q], view.starts[q] = start;
+    view.starts[view.count] = context_.num_layers();
     decoded_[m] = view.count;
   }
   return view;
@@ -116,7 +119,7 @@ void MemeticRun::breed() {
   for (int c = 0; c < offspring_count_; ++c)
     if (rng_.bernoulli(settings_.local_search_rate)) rebalance_capacity(offspring_[c], context_);
   // Lines 18-19.
-  offspring_count_ = deduplicate(offspring_, offspring_count_, population_);
+  offspring_count_ = deduplicate(offspring_, offspring_count_, population_, context_.num_gpus());
   steady_state_replace(population_, offspring_, offspring_count_, settings_.elite, settings_.population, spare_);
 }
 
@@ -146,7 +149,7 @@ void MemeticRun::polish_best() {
   const SolveResult improved = solve_exact(model, exact, start);
   context_.add_evaluations(improved.evaluations);
   if (!improved.cost.feasible || !(improved.cost.objective < population_.front().cost.objective)) return;
-  population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost});  // strictly fittest: new
+  population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost, {}});  // strictly fittest: new
   if (static_cast<int>(population_.size()) > settings_.population) population_.pop_back();
   best_objective_ = improved.cost.objective;
 }

@@ -6,80 +6,63 @@ namespace geotrain {
 
 namespace {
 
-// Stage q occupies [starts[q], starts[q + 1]); returns the stage count.
-int stage_starts(const int* genes, int num_layers, int* starts) {
-  int count = 0;
-  for (int l = 0; l < num_layers; ++l)
-    if (l == 0 || genes[l] != genes[l - 1]) starts[count++] = l;
-  starts[count] = num_layers;
-  return count;
+// The moves on a stage list (stages[0, count), count updated): a valid
+// chromosome's stages have distinct GPUs, so a stage emptied by a move just
+// goes, and what remains is again the decoding of the moved genes. Each move
+// draws exactly what its gene form always drew, in the same order.
+void erase_stage(Stage* stages, int& count, int q) {
+  std::copy(stages + q + 1, stages + count, stages + q);
+  --count;
 }
 
-}  // namespace
-
-bool shift_boundary(int* genes, Rng& rng, OperatorContext& context, bool both_ways) {
-  int* boundaries = context.scratch().positions.data();
-  const int count = stage_boundaries(genes, context.num_layers(), boundaries);
-  if (count == 0) return false;
-  const int b = boundaries[rng.below(static_cast<std::uint64_t>(count))];
-  if (both_ways && rng.bernoulli(0.5)) genes[b] = genes[b - 1];
-  else genes[b - 1] = genes[b];
+bool shift_boundary_stages(Stage* stages, int& count, Rng& rng, bool both_ways) {
+  if (count < 2) return false;
+  // Boundary k (ascending) lies between stages k and k + 1.
+  const int k = static_cast<int>(rng.below(static_cast<std::uint64_t>(count - 1)));
+  if (both_ways && rng.bernoulli(0.5)) {  // the right stage's first layer moves left
+    ++stages[k].layers;
+    if (--stages[k + 1].layers == 0) erase_stage(stages, count, k + 1);
+  } else {  // the left stage's last layer moves right
+    ++stages[k + 1].layers;
+    if (--stages[k].layers == 0) erase_stage(stages, count, k);
+  }
   return true;
 }
 
-bool swap_stages(int* genes, Rng& rng, OperatorContext& context) {
-  OperatorContext::Scratch& scratch = context.scratch();
-  int* starts = scratch.positions.data();
-  const int stages = stage_starts(genes, context.num_layers(), starts);
-  if (stages < 2) return false;
+bool swap_stages_in(Stage* stages, int count, Rng& rng) {
+  if (count < 2) return false;
   // An ordered pair of distinct stages, uniform; as an unordered pair also uniform.
-  const int first = static_cast<int>(rng.below(static_cast<std::uint64_t>(stages)));
-  int second = static_cast<int>(rng.below(static_cast<std::uint64_t>(stages - 1)));
+  const int first = static_cast<int>(rng.below(static_cast<std::uint64_t>(count)));
+  int second = static_cast<int>(rng.below(static_cast<std::uint64_t>(count - 1)));
   if (second >= first) ++second;
-  const int s1 = std::min(first, second), s2 = std::max(first, second);
-
-  const int start1 = starts[s1], end1 = starts[s1 + 1], start2 = starts[s2], end2 = starts[s2 + 1];
-  const int gpu1 = genes[start1], gpu2 = genes[start2];
-  int* middle = scratch.stage_gpu.data();
-  std::copy(genes + end1, genes + start2, middle);
-  int* out = std::fill_n(genes + start1, end2 - start2, gpu2);
-  out = std::copy(middle, middle + (start2 - end1), out);
-  std::fill_n(out, end1 - start1, gpu1);
+  std::swap(stages[first], stages[second]);  // each keeps its GPU and length; those between shift
   return true;
 }
 
-bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context) {
-  OperatorContext::Scratch& scratch = context.scratch();
-  const int L = context.num_layers(), N = context.num_gpus();
-  int* starts = scratch.positions.data();
-  const int stages = stage_starts(genes, L, starts);
-  const int q = static_cast<int>(rng.below(static_cast<std::uint64_t>(stages)));  // line 10 draws first
-
+bool reassign_gpu_stages(Stage* stages, int count, Rng& rng, OperatorContext& context) {
+  const int N = context.num_gpus();
+  const int q = static_cast<int>(rng.below(static_cast<std::uint64_t>(count)));  // line 10 draws first
   // Unused GPUs in index order (line 11): flags first, then compacted in place.
-  int* unused = scratch.gpus.data();
+  int* unused = context.scratch().gpus.data();
   std::fill_n(unused, N, 1);
-  for (int s = 0; s < stages; ++s) unused[genes[starts[s]]] = 0;
-  int count = 0;
+  for (int s = 0; s < count; ++s) unused[stages[s].gpu] = 0;
+  int unused_count = 0;
   for (int g = 0; g < N; ++g)
-    if (unused[g]) unused[count++] = g;
-  if (count == 0) return false;  // line 12: every GPU is active
-  const int gpu = unused[rng.below(static_cast<std::uint64_t>(count))];
-  std::fill(genes + starts[q], genes + starts[q + 1], gpu);
+    if (unused[g]) unused[unused_count++] = g;
+  if (unused_count == 0) return false;  // line 12: every GPU is active
+  stages[q].gpu = unused[rng.below(static_cast<std::uint64_t>(unused_count))];
   return true;
 }
 
-bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context) {
-  OperatorContext::Scratch& scratch = context.scratch();
+bool split_stage_stages(Stage* stages, int& count, int stage, Rng& rng, OperatorContext& context) {
   const CostModel& model = context.model();
-  const int L = context.num_layers(), N = context.num_gpus();
-  int* starts = scratch.positions.data();
-  const int stages = stage_starts(genes, L, starts);
-  if (stage < 0 || stage >= stages) return false;
-  const int start = starts[stage], end = starts[stage + 1], layers = end - start, gpu = genes[start];
+  const int N = context.num_gpus();
+  if (stage < 0 || stage >= count) return false;
+  const int layers = stages[stage].layers, gpu = stages[stage].gpu;
   if (layers < 2) return false;
-  int* used = scratch.gpus.data();
+  int* used = context.scratch().gpus.data();
   std::fill_n(used, N, 0);
-  for (int s = 0; s < stages; ++s) used[genes[starts[s]]] = 1;
+  for (int s = 0; s < count; ++s) used[stages[s].gpu] = 1;
   // The few cheapest candidates, kept sorted (score, then index: a total order).
   struct Candidate {
     double score;
@@ -100,38 +83,78 @@ bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context) {
   const double own_speed = 1.0 / model.layer_compute_s(gpu), added_speed = 1.0 / model.layer_compute_s(added);
   int second = static_cast<int>(layers * added_speed / (own_speed + added_speed) + 0.5);
   second = std::min(std::max(second, 1), layers - 1);
-  std::fill(genes + end - second, genes + end, added);
+  std::copy_backward(stages + stage + 1, stages + count, stages + count + 1);
+  stages[stage].layers -= second;
+  stages[stage + 1] = Stage{added, second};
+  ++count;
   return true;
+}
+
+bool merge_stage_stages(Stage* stages, int& count, Rng& rng) {
+  if (count < 2) return false;
+  const int q = static_cast<int>(rng.below(static_cast<std::uint64_t>(count)));
+  const bool left = q == count - 1 || (q > 0 && rng.bernoulli(0.5));
+  stages[left ? q - 1 : q + 1].layers += stages[q].layers;
+  erase_stage(stages, count, q);
+  return true;
+}
+
+// A gene-form move: the genes decoded into the context's stages_b, moved, written back.
+template <typename Move>
+bool on_genes(int* genes, OperatorContext& context, Move move) {
+  const int L = context.num_layers();
+  Stage* stages = context.scratch().stages_b.data();
+  int count = 0;
+  for (int l = 0; l < L; ++l) {
+    if (l == 0 || genes[l] != genes[l - 1]) stages[count++] = Stage{genes[l], 0};
+    ++stages[count - 1].layers;
+  }
+  if (!move(stages, count)) return false;
+  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(genes + l, stages[q].layers, stages[q].gpu) - genes);
+  return true;
+}
+
+}  // namespace
+
+bool shift_boundary(int* genes, Rng& rng, OperatorContext& context, bool both_ways) {
+  return on_genes(genes, context, [&](Stage* s, int& n) { return shift_boundary_stages(s, n, rng, both_ways); });
+}
+
+bool swap_stages(int* genes, Rng& rng, OperatorContext& context) {
+  return on_genes(genes, context, [&](Stage* s, int& n) { return swap_stages_in(s, n, rng); });
+}
+
+bool reassign_gpu(int* genes, Rng& rng, OperatorContext& context) {
+  return on_genes(genes, context, [&](Stage* s, int& n) { return reassign_gpu_stages(s, n, rng, context); });
+}
+
+bool split_stage(int* genes, int stage, Rng& rng, OperatorContext& context) {
+  return on_genes(genes, context, [&](Stage* s, int& n) { return split_stage_stages(s, n, stage, rng, context); });
 }
 
 bool merge_stage(int* genes, Rng& rng, OperatorContext& context) {
-  int* starts = context.scratch().positions.data();
-  const int L = context.num_layers();
-  const int stages = stage_starts(genes, L, starts);
-  if (stages < 2) return false;
-  const int q = static_cast<int>(rng.below(static_cast<std::uint64_t>(stages)));
-  const bool left = q == stages - 1 || (q > 0 && rng.bernoulli(0.5));
-  const int into = left ? genes[starts[q] - 1] : genes[starts[q + 1]];
-  std::fill(genes + starts[q], genes + starts[q + 1], into);
-  return true;
+  return on_genes(genes, context, [&](Stage* s, int& n) { return merge_stage_stages(s, n, rng); });
 }
 
 bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways) {
-  const int L = context.num_layers();
-  int* mutant = context.scratch().genes_a.data();
-  std::copy(child.genes.begin(), child.genes.end(), mutant);
+  // The mutant as a stage list: no decoding, costed directly (the figures
+  // evaluate_genes gives, bit for bit), genes written only when it is kept.
+  const std::vector<Stage>& stages = stages_of(child);
+  Stage* mutant = context.scratch().stages_a.data();
+  int count = static_cast<int>(stages.size());
+  std::copy(stages.begin(), stages.end(), mutant);
   bool moved = false;
   switch (kind) {
-    case MutationKind::boundary_shift: moved = shift_boundary(mutant, rng, context, shift_both_ways); break;
-    case MutationKind::stage_swap: moved = swap_stages(mutant, rng, context); break;
-    case MutationKind::gpu_reassignment: moved = reassign_gpu(mutant, rng, context); break;
-    case MutationKind::stage_split: moved = split_stage(mutant, child.cost.bottleneck, rng, context); break;
-    case MutationKind::stage_merge: moved = merge_stage(mutant, rng, context); break;
+    case MutationKind::boundary_shift: moved = shift_boundary_stages(mutant, count, rng, shift_both_ways); break;
+    case MutationKind::stage_swap: moved = swap_stages_in(mutant, count, rng); break;
+    case MutationKind::gpu_reassignment: moved = reassign_gpu_stages(mutant, count, rng, context); break;
+    case MutationKind::stage_split: moved = split_stage_stages(mutant, count, child.cost.bottleneck, rng, context); break;
+    case MutationKind::stage_merge: moved = merge_stage_stages(mutant, count, rng); break;
   }
   if (!moved) return false;
-  const PlanCost cost = context.evaluate(mutant);
+  const PlanCost cost = context.evaluate(mutant, count);
   if (!cost.feasible) return false;  // line 16: revert to the parent
-  std::copy(mutant, mutant + L, child.genes.begin());
+  assign_stages(child, mutant, count);
   child.cost = cost;
   return true;
 }

@@ -15,8 +15,9 @@ constexpr int kPaperMovesMaxGpus = 16;
 
 // The three moves, on genes in place. Each keeps every GPU's layers
 // contiguous by construction and returns false, leaving the genes untouched,
-// when it does not apply. They use the context's positions, stage_gpu and gpus
-// scratch (never genes_a or genes_b) and evaluate nothing.
+// when it does not apply. They use the context's stages_b and gpus scratch
+// (never genes_a or genes_b) and evaluate nothing. mutate applies the same
+// moves to the chromosome's stage list (the same draws, the same result).
 
 // Lines 2-5: a uniformly drawn boundary b (genes[b] != genes[b-1]) moves the
 // left stage's last layer to the right stage. Needs two stages. With

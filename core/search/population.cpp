@@ -1,6 +1,7 @@
 #include "search/population.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "model/input_error.hpp"
@@ -152,7 +153,7 @@ std::vector<Chromosome> initial_population(int size, Rng& rng, OperatorContext& 
     const PlanCost cost = context.evaluate(genes.data());
     if (!cost.feasible) return;
     drawn.insert(genes);
-    population.push_back(Chromosome{genes, cost});
+    population.push_back(Chromosome{genes, cost, decode_genes(genes)});
   };
   // Every 16 draws (a few microseconds on large pools) the clock is read.
   bool out_of_time = false;
@@ -191,33 +192,87 @@ void tournament_select(int population_size, int count, int tournament, Rng& rng,
   }
 }
 
+namespace {
+
+// Genes as sort keys: the first genes packed most significant first into one
+// word, `bits` per gene, so that comparing words compares those genes
+// lexicographically; when they are all the genes, equal words are equal genes.
+struct GenePacking {
+  int bits = 1, genes_in_word = 64;
+  GenePacking(int num_gpus, int layers) {
+    while (bits < 31 && (1 << bits) < num_gpus) ++bits;
+    genes_in_word = std::min(layers, 64 / bits);
+  }
+  std::uint64_t pack(const int* genes) const {
+    std::uint64_t word = 0;
+    for (int l = 0; l < genes_in_word; ++l) word = (word << bits) | static_cast<std::uint64_t>(genes[l]);
+    return word;
+  }
+};
+
+int gpu_bound(const std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
+  int most = 0;
+  for (int i = 0; i < count; ++i)
+    for (int g : offspring[i].genes) most = std::max(most, g);
+  for (const Chromosome& c : population)
+    for (int g : c.genes) most = std::max(most, g);
+  return most + 1;
+}
+
+}  // namespace
+
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
-  // Sorted as keys (objective, genes, slot), then the kept chromosomes moved
-  // once into place: sorting the chromosomes themselves moves each many
-  // times. The order is fitter's, a total order, so it is the same either way.
+  return deduplicate(offspring, count, population, gpu_bound(offspring, count, population));
+}
+
+int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population,
+                int num_gpus) {
+  // Sorted as keys (objective, packed genes, slot), then the kept chromosomes
+  // moved once into place: sorting the chromosomes themselves moves each many
+  // times, and comparing packed words is cheaper than comparing genes (in a
+  // converged population many children tie on the objective). The order is
+  // fitter's, a total order, so it is the same either way.
   struct Key {
     double objective;
+    std::uint64_t packed;
     const int* genes;
     int slot;
   };
   const int L = count > 0 ? static_cast<int>(offspring[0].genes.size()) : 0;
+  const GenePacking packing(num_gpus, L);
+  const int from = packing.genes_in_word;  // genes the word does not decide
   std::vector<Key> keys(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) keys[i] = Key{offspring[i].cost.objective, offspring[i].genes.data(), i};
-  std::sort(keys.begin(), keys.end(),
-            [L](const Key& a, const Key& b) { return fitter(a.objective, a.genes, b.objective, b.genes, L); });
-  // Equal genes have equal costs, so duplicates sit next to each other and a
-  // population member equal to a child is where binary search puts the child.
-  auto same_genes = [L](const int* a, const int* b) { return std::equal(a, a + L, b); };
+  for (int i = 0; i < count; ++i) {
+    const int* genes = offspring[i].genes.data();
+    keys[i] = Key{offspring[i].cost.objective, packing.pack(genes), genes, i};
+  }
+  auto before = [L, from](const Key& a, const Key& b) {
+    if (a.objective != b.objective) return a.objective < b.objective;
+    if (a.packed != b.packed) return a.packed < b.packed;
+    return std::lexicographical_compare(a.genes + from, a.genes + L, b.genes + from, b.genes + L);
+  };
+  std::sort(keys.begin(), keys.end(), before);
+  // Equal genes have equal costs, so duplicates sit next to each other, and
+  // both lists are sorted: one walk through the population finds a member
+  // equal to a child where binary search would put the child.
+  auto same = [L, from](const Key& a, const Key& b) {
+    return a.packed == b.packed && std::equal(a.genes + from, a.genes + L, b.genes + from);
+  };
   std::vector<int> kept_slots;
   kept_slots.reserve(static_cast<std::size_t>(count));
+  std::size_t member = 0;
+  const Key* last_kept = nullptr;
   for (int k = 0; k < count; ++k) {
     const Key& key = keys[k];
-    if (!kept_slots.empty() && same_genes(offspring[kept_slots.back()].genes.data(), key.genes)) continue;
-    const auto at = std::lower_bound(population.begin(), population.end(), key, [L](const Chromosome& c, const Key& x) {
-      return fitter(c.cost.objective, c.genes.data(), x.objective, x.genes, L);
-    });
-    if (at != population.end() && same_genes(at->genes.data(), key.genes)) continue;
+    if (last_kept && same(*last_kept, key)) continue;
+    while (member < population.size() &&
+           fitter(population[member].cost.objective, population[member].genes.data(), key.objective, key.genes, L))
+      ++member;
+    if (member < population.size() && population[member].cost.objective == key.objective &&
+        std::equal(key.genes, key.genes + L, population[member].genes.data()))
+      continue;
     kept_slots.push_back(key.slot);
+    last_kept = &key;
   }
   // Slot kept_slots[k] goes to place k; the dropped ones fill the places after.
   const int kept = static_cast<int>(kept_slots.size());
