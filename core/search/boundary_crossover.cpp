@@ -64,17 +64,33 @@ class JunctionCheck {
   bool contiguous() const {
     return conflicts_ == 0 || (conflicts_ == 1 && prefix_.stages[last_].gpu == suffix_.stages[first_].gpu);
   }
-  int child_stages(int cut, Stage* out) const { return assemble(prefix_, last_, suffix_, first_, cut, out); }
+  // The child at `cut`, costed in three pieces: the prefix parent's stages
+  // before the junction, the junction's one or two stages, the suffix
+  // parent's stages after it. Nothing is copied but the junction.
+  PlanCost cost(int cut, OperatorContext& context) const {
+    Stage junction[2];
+    const int junction_count = junction_stages(prefix_, last_, suffix_, first_, cut, junction);
+    return context.evaluate(prefix_.stages, last_, junction, junction_count, suffix_.stages + first_ + 1,
+                            suffix_.count - first_ - 1);
+  }
+
+  // The one stage, or two, that the cut makes of prefix stage `last` (which
+  // holds layer cut - 1) and suffix stage `first` (which holds layer cut).
+  static int junction_stages(const StageView& prefix, int last, const StageView& suffix, int first, int cut,
+                             Stage* out) {
+    out[0] = Stage{prefix.stages[last].gpu, cut - prefix.starts[last]};
+    const int tail_layers = suffix.starts[first + 1] - cut;
+    if (out[0].gpu == suffix.stages[first].gpu) return out[0].layers += tail_layers, 1;  // the junction joins
+    out[1] = Stage{suffix.stages[first].gpu, tail_layers};
+    return 2;
+  }
 
   // The stages of prefix[:cut] + suffix[cut:], where prefix stage `last`
   // holds layer cut - 1 and suffix stage `first` layer cut: O(Q), straight
   // copies of both parents' runs.
   static int assemble(const StageView& prefix, int last, const StageView& suffix, int first, int cut, Stage* out) {
     Stage* end = std::copy(prefix.stages, prefix.stages + last, out);
-    *end++ = Stage{prefix.stages[last].gpu, cut - prefix.starts[last]};
-    const int junction_layers = suffix.starts[first + 1] - cut;
-    if (end[-1].gpu == suffix.stages[first].gpu) end[-1].layers += junction_layers;  // the junction joins
-    else *end++ = Stage{suffix.stages[first].gpu, junction_layers};
+    end += junction_stages(prefix, last, suffix, first, cut, end);
     end = std::copy(suffix.stages + first + 1, suffix.stages + suffix.count, end);
     return static_cast<int>(end - out);
   }
@@ -90,8 +106,8 @@ class JunctionCheck {
 };
 
 // Alg. 2, lines 11-14: a valid child strictly fitter than the best so far takes its place.
-void consider(const Stage* stages, int count, int cut, OperatorContext& context, BestCut& best) {
-  const PlanCost cost = context.evaluate(stages, count);
+void consider(const JunctionCheck& check, int cut, OperatorContext& context, BestCut& best) {
+  const PlanCost cost = check.cost(cut, context);
   if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective)) best = BestCut{cut, cost};
 }
 
@@ -143,9 +159,9 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   const int* b = p2.genes.data();
   OperatorContext::Scratch& scratch = context.scratch();
 
-  // Candidates are costed from stage lists built out of the parents' (the
-  // same figures, bit for bit, as their genes would give); only the two
-  // winners get genes.
+  // Candidates are costed from the parents' stage lists in place (the same
+  // figures, bit for bit, as their genes would give); only the two winners
+  // get genes and stages.
   Stage* child = scratch.stages_child.data();
   int* cuts = scratch.positions.data();
   const int cut_count = rng.bernoulli(fallback_rate) ? every_cut(L, cuts) : boundary_union(stages_a, stages_b, cuts);
@@ -156,8 +172,8 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   for (int k = 0; k < cut_count; ++k) {
     const int cut = cuts[k];
     check1.advance(cut), check2.advance(cut);
-    if (check1.contiguous()) consider(child, check1.child_stages(cut, child), cut, context, best1);
-    if (check2.contiguous()) consider(child, check2.child_stages(cut, child), cut, context, best2);
+    if (check1.contiguous()) consider(check1, cut, context, best1);
+    if (check2.contiguous()) consider(check2, cut, context, best2);
   }
 
   int written = 0;

@@ -98,6 +98,12 @@ class OperatorContext {
     ++evaluations_;
     return model_.evaluate(stages, count);
   }
+  // The same for a plan in three pieces (crossover's candidates, uncopied).
+  PlanCost evaluate(const Stage* head, int head_count, const Stage* middle, int middle_count, const Stage* tail,
+                    int tail_count) {
+    ++evaluations_;
+    return model_.evaluate(head, head_count, middle, middle_count, tail, tail_count);
+  }
   std::int64_t evaluations() const { return evaluations_; }
   // Plans costed outside the operators (seeds, the final improvement step).
   void add_evaluations(std::int64_t count) { evaluations_ += count; }
