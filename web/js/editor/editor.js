@@ -102,7 +102,7 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
   function renderAll(problem, except, { everything = false } = {}) {
     for (const s of sections) {
       if (s.name === except) s.update?.(problem);
-      else if (everything || s.name === 'json' || tabs.isShown(s.name)) s.render(problem);
+      else if (everything || (s.name === 'json' && !s.large()) || tabs.isShown(s.name)) s.render(problem);
       else stale.add(s.name);
     }
     if (everything) stale.clear();

@@ -7,6 +7,7 @@ import { isPlainObject } from '../paths.js';
 import { cataloguePrice, findEntry, gpuDefault } from './catalogue.js';
 import { boundInput, cellInput, section, writeField } from './fields.js';
 import { createNodeAdd } from './node-add.js';
+import { createRowPager } from './row-pager.js';
 
 const FIGURES = ['peak_tflops', 'memory_gib', 'idle_w', 'active_w'];
 const COLUMNS = [
@@ -16,6 +17,9 @@ const COLUMNS = [
   ['idle_w', 'Idle W', 'number'], ['active_w', 'Active W', 'number'],
   ['price_per_hour', 'Price $/h', 'price'],
 ];
+
+// The largest example (64 GPUs) shows whole; a larger pool a page at a time (row-pager.js).
+export const GPU_PAGE_ROWS = 64;
 
 const gpuList = (problem) => (Array.isArray(problem.gpus) ? problem.gpus : []);
 const idOf = (gpu) => (isPlainObject(gpu) && typeof gpu.id === 'string' ? gpu.id : '');
@@ -58,6 +62,16 @@ function dropLinksOf(problem, id) {
   if (problem.network.links.length === 0) delete problem.network.links;
 }
 
+// The indices of the GPUs whose id, type, site or node contain `wanted` (lower case).
+function matchingGpus(gpus, wanted) {
+  const indices = [];
+  for (let i = 0; i < gpus.length; ++i) {
+    const gpu = gpus[i];
+    if (!wanted || (isPlainObject(gpu) && ['id', 'type', 'site', 'node'].some((k) => typeof gpu[k] === 'string' && gpu[k].toLowerCase().includes(wanted)))) indices.push(i);
+  }
+  return indices;
+}
+
 export function createGpuSection(ctx) {
   const element = section('GPUs', { path: 'gpus', intro: 'Each GPU is one pipeline stage at most; with parallelism "hybrid" (Objective & search tab) GPUs of one node may serve a stage together. Pick a type to use the catalogue figures; type a figure to override it.' });
   const summary = h('p', { class: 'derived' });
@@ -67,7 +81,11 @@ export function createGpuSection(ctx) {
   const fillPrices = h('button', { type: 'button', class: 'add', id: 'fill-gpu-prices', hidden: true });
   const store = ctx.store;
   const nodeAdd = createNodeAdd(ctx, (change) => editSelf(change));
-  element.append(summary, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), nodeAdd.element);
+  const pager = createRowPager({
+    noun: 'GPUs', pageRows: GPU_PAGE_ROWS, filterLabel: 'Show the GPUs whose id, type, site or node contain',
+    placeholder: 'id, type, site or node', focusKey: 'gpu-filter', rerender: () => api.render(store.get()),
+  });
+  element.append(summary, pager.element, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), nodeAdd.element);
   const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
@@ -77,7 +95,12 @@ export function createGpuSection(ctx) {
 
   // A new GPU starts as a copy of the last row (type, site, utilisations, figures) with a fresh id:
   // pools are mostly runs of alike GPUs.
-  addButton.addEventListener('click', () => editSelf((copy) => {
+  addButton.addEventListener('click', () => {
+    store.edit(addGpu, ctx.source);
+    pager.showRow(gpuList(store.get()).length - 1);  // the new GPU is the last
+    api.render(store.get());
+  });
+  function addGpu(copy) {
     if (!Array.isArray(copy.gpus)) copy.gpus = [];
     const last = copy.gpus[copy.gpus.length - 1];
     const gpu = isPlainObject(last) ? structuredClone(last) : {};
@@ -88,7 +111,7 @@ export function createGpuSection(ctx) {
       gpu.site = 'site-a';
     }
     copy.gpus.push(gpu);
-  }));
+  }
 
   function typeCell(index, gpu) {
     const path = `gpus[${index}].type`;
@@ -258,7 +281,10 @@ export function createGpuSection(ctx) {
       preservingFocus(element, () => {
         const head = h('tr', {}, h('th', { scope: 'col', text: '#' }),
           COLUMNS.map(([, label]) => h('th', { scope: 'col', text: label })), h('th', { scope: 'col', text: 'Actions' }));
-        const body = h('tbody', {}, gpuList(problem).map((gpu, i) => row(i, gpu)));
+        const gpus = gpuList(problem);
+        const shown = pager.page(matchingGpus(gpus, pager.wanted()), gpus.length);
+        pager.element.hidden = !pager.needed(gpus.length);
+        const body = h('tbody', {}, shown.map((i) => row(i, gpus[i])));
         wrap.replaceChildren(h('table', { class: 'grid gpu-table' }, h('caption', { class: 'visually-hidden', text: 'GPUs' }), h('thead', {}, head), body));
         siteList.replaceChildren(...sitesOf(problem).filter(Boolean).map((s) => h('option', { value: s })));
         summary.textContent = describe(problem);

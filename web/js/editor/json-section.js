@@ -4,6 +4,8 @@ import { debounce, h } from '../dom.js';
 import { jsonDepthOver, MAX_GPUS, MAX_PROBLEM_BYTES } from '../limits.js';
 import { isPlainObject } from '../paths.js';
 
+const LARGE_TEXT_CHARS = 200_000;
+
 export function createJsonSection(ctx) {
   const area = h('textarea', {
     id: 'problem-json', class: 'json', rows: '28', spellcheck: 'false', autocomplete: 'off',
@@ -55,6 +57,9 @@ export function createJsonSection(ctx) {
       area.value = JSON.stringify(problem, null, 2);
       setStatus('', false);
     },
+    // Text this long (a pool of hundreds of GPUs, thousands of links) is rewritten, while the JSON
+    // tab is hidden, only when the typing pauses (editor.js): at every key it cost tens of ms.
+    large: () => area.value.length > LARGE_TEXT_CHARS,
     // Flush a pending edit (e.g. before sharing or planning) so that nothing typed is lost.
     flush: () => apply.flush(),
     hasPendingText: () => status.classList.contains('bad'),
