@@ -70,6 +70,7 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
     buffer->assign(size, 0);
   for (std::vector<Stage>* buffer : {&scratch_.stages_a, &scratch_.stages_b, &scratch_.stages_child})
     buffer->assign(size, Stage{});
+  scratch_.stage_time.assign(size, 0.0), scratch_.stage_load.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
   for (std::vector<int>* buffer : {&scratch_.stage_in_a, &scratch_.stage_in_b})
     buffer->assign(gpus, 0);

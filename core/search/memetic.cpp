@@ -119,7 +119,11 @@ void MemeticRun::breed() {
   for (int c = 0; c < offspring_count_; ++c)
     if (rng_.bernoulli(settings_.local_search_rate)) rebalance_capacity(offspring_[c], context_);
   // Lines 18-19.
-  offspring_count_ = deduplicate(offspring_, offspring_count_, population_, context_.num_gpus());
+  // In a full population every incumbent is at least as fit as the worst:
+  // offspring not fitter than it can take no place, so they are not sorted.
+  const bool full = static_cast<int>(population_.size()) >= settings_.population;
+  offspring_count_ =
+      deduplicate(offspring_, offspring_count_, population_, context_.num_gpus(), full ? &population_.back() : nullptr);
   steady_state_replace(population_, offspring_, offspring_count_, settings_.elite, settings_.population, spare_);
 }
 

@@ -226,7 +226,7 @@ int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector
 }
 
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population,
-                int num_gpus) {
+                int num_gpus, const Chromosome* cutoff) {
   // Sorted as keys (objective, packed genes, slot), then the kept chromosomes
   // moved once into place: sorting the chromosomes themselves moves each many
   // times, and comparing packed words is cheaper than comparing genes (in a
@@ -241,10 +241,12 @@ int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector
   const int L = count > 0 ? static_cast<int>(offspring[0].genes.size()) : 0;
   const GenePacking packing(num_gpus, L);
   const int from = packing.genes_in_word;  // genes the word does not decide
-  std::vector<Key> keys(static_cast<std::size_t>(count));
+  std::vector<Key> keys;
+  keys.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
-    const int* genes = offspring[i].genes.data();
-    keys[i] = Key{offspring[i].cost.objective, packing.pack(genes), genes, i};
+    const Chromosome& child = offspring[i];
+    if (cutoff && !fitter(child, *cutoff)) continue;
+    keys.push_back(Key{child.cost.objective, packing.pack(child.genes.data()), child.genes.data(), i});
   }
   auto before = [L, from](const Key& a, const Key& b) {
     if (a.objective != b.objective) return a.objective < b.objective;
@@ -262,8 +264,7 @@ int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector
   kept_slots.reserve(static_cast<std::size_t>(count));
   std::size_t member = 0;
   const Key* last_kept = nullptr;
-  for (int k = 0; k < count; ++k) {
-    const Key& key = keys[k];
+  for (const Key& key : keys) {
     if (last_kept && same(*last_kept, key)) continue;
     while (member < population.size() &&
            fitter(population[member].cost.objective, population[member].genes.data(), key.objective, key.genes, L))

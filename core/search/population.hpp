@@ -56,9 +56,12 @@ void tournament_select(int population_size, int count, int tournament, Rng& rng,
 // Sorts offspring[0, count) and drops duplicates among them and those already
 // in `population`; returns the number kept (they stay sorted at the front).
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population);
-// The same with every gene known to be below `num_gpus` (no scan for the bound).
+// The same with every gene known to be below `num_gpus` (no scan for the
+// bound). With `cutoff`, offspring not fitter than *cutoff are dropped too,
+// unsorted: the memetic loop passes a full population's worst member, whom
+// every incumbent beats, so such a child could never take a place.
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population,
-                int num_gpus);
+                int num_gpus, const Chromosome* cutoff = nullptr);
 
 // Steady-state elitist replacement: the top `elite` stay; the other places,
 // up to `capacity` in all, go to the fittest of the remaining incumbents and
