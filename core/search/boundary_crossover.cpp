@@ -96,8 +96,8 @@ class JunctionCheck {
   }
 
  private:
-  const StageView& prefix_;
-  const StageView& suffix_;
+  const StageView prefix_;  // copies: the loop reads them at every cut
+  const StageView suffix_;
   const int* in_prefix_;  // stage of g in the prefix parent, -1 when none
   const int* in_suffix_;  // stage of g in the suffix parent, -1 when none
   int last_ = -1;         // the prefix parent's stage holding layer cut - 1
