@@ -281,6 +281,7 @@ bool CrossingFlow::proves_no_plan(double x_s, int steps) {
   list_roles(x_s);
   std::fill(lambda_.begin(), lambda_.end(), 0.0);
   for (Cut& cut : cuts_) cut.mu = 0;
+  sum_warm_ = false;
   const double L = t_.num_layers, target = L - 0.5;
   double theta = 1.0, best = INFINITY;
   int stale = 0;
@@ -313,7 +314,12 @@ double CrossingFlow::least_sum(double nu, double& abs_sum, int& layers) {
 double CrossingFlow::least_tau_sum_s(double x_s, int steps, double target_s) {
   if (!usable_) return 0;
   list_roles(x_s);
-  if (nu_ == 0) nu_ = *std::min_element(t_.layer_s.begin(), t_.layer_s.end());  // warm starts keep the last
+  if (!sum_warm_) {  // multipliers left by proves_no_plan count layers, not seconds: start afresh
+    std::fill(lambda_.begin(), lambda_.end(), 0.0);
+    for (Cut& cut : cuts_) cut.mu = 0;
+    nu_ = *std::min_element(t_.layer_s.begin(), t_.layer_s.end());
+    sum_warm_ = true;  // later calls start from where this one ends
+  }
   const double L = t_.num_layers;
   double theta = 1.0, best = -INFINITY;
   int stale = 0;

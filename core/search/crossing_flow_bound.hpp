@@ -69,6 +69,7 @@ class CrossingFlow {
   std::vector<int> first_role_;            // roles of g: [first_role_[g], first_role_[g + 1])
   std::vector<double> lambda_, gradient_;  // [a * C + b]
   double nu_ = 0;                          // the sum's multiplier on "L layers in all" (s per layer)
+  bool sum_warm_ = false;                  // lambda_, nu_ and the cuts' mu hold least_tau_sum_s's last
   // Subtour cuts (S, c): if cluster c of S is used, S holds the first stage
   // or is entered from outside it; mu >= 0 its multiplier.
   struct Cut {
