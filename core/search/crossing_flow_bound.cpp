@@ -345,8 +345,7 @@ double CrossingFlow::least_tau_sum_s(double x_s, int steps, double target_s) {
 }
 
 double crossing_bottleneck_floor_s(CrossingFlow& flow, double floor_s, double ceiling_s, std::int64_t max_work,
-                                   const Deadline& deadline) {
-  constexpr int kSteps = 200;
+                                   const Deadline& deadline, int steps) {
   double lo = floor_s, hi = ceiling_s;
   if (!flow.usable() || !(lo > 0) || !std::isfinite(hi) || !(hi > lo)) return floor_s;
   flow.set_deadline(deadline);
@@ -354,14 +353,14 @@ double crossing_bottleneck_floor_s(CrossingFlow& flow, double floor_s, double ce
   for (int test = 0; test < 40 && hi - lo > 1e-4 * hi; ++test) {
     if (flow.work() - start >= max_work || deadline.passed()) break;
     const double mid = 0.5 * (lo + hi);
-    (flow.proves_no_plan(mid, kSteps) ? lo : hi) = mid;
+    (flow.proves_no_plan(mid, steps) ? lo : hi) = mid;
   }
   return lo;
 }
 
 double crossing_time_floor_s(CrossingFlow& flow, const BottleneckTables& t, const CostModel& model, double floor_s,
-                             double ceiling_s, std::int64_t max_work, const Deadline& deadline) {
-  constexpr int kSteps = 200, kIntervals = 48;
+                             double ceiling_s, std::int64_t max_work, const Deadline& deadline, int steps,
+                             int intervals) {
   const double later = model.micro_batches() - 1;
   if (!flow.usable() || !(later > 0) || !(floor_s > 0) || !std::isfinite(ceiling_s) || t.most_stages < 2) return 0;
   flow.set_deadline(deadline);
@@ -372,12 +371,14 @@ double crossing_time_floor_s(CrossingFlow& flow, const BottleneckTables& t, cons
   if (!(top_s > floor_s)) return 0;
   const std::int64_t start = flow.work();
   double floor_time_s = ceiling_s;
-  for (int i = kIntervals - 1; i >= 0; --i) {  // from the top: warm starts move down with x
+  // Neighbouring makespans have nearly the same multipliers, so each test
+  // starts from the last one's: fine intervals converge faster than coarse.
+  for (int i = intervals - 1; i >= 0; --i) {
     if (flow.work() - start >= max_work || deadline.passed()) return 0;  // intervals left unbounded
-    const double x_lo = floor_s + (top_s - floor_s) * i / kIntervals;
-    const double x_hi = floor_s + (top_s - floor_s) * (i + 1) / kIntervals;
+    const double x_lo = floor_s + (top_s - floor_s) * i / intervals;
+    const double x_hi = floor_s + (top_s - floor_s) * (i + 1) / intervals;
     const double target_s = ceiling_s - later * x_lo;
-    const double sum_s = std::max(least_sum_s, flow.least_tau_sum_s(x_hi, kSteps, target_s));
+    const double sum_s = std::max(least_sum_s, flow.least_tau_sum_s(x_hi, steps, target_s));
     floor_time_s = std::min(floor_time_s, sum_s + later * x_lo);
   }
   return floor_time_s;

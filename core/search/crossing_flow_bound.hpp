@@ -102,7 +102,7 @@ class CrossingFlow {
 // than it. floor_s must be a valid floor already. Stops after max_work role
 // evaluations or at the deadline, with what it proved.
 double crossing_bottleneck_floor_s(CrossingFlow& flow, double floor_s, double ceiling_s, std::int64_t max_work,
-                                   const Deadline& deadline);
+                                   const Deadline& deadline, int steps = 1000);
 
 // A floor under T_iter = sum tau + (M - 1) max tau of every plan of >= 2
 // stages whose T_iter is at most ceiling_s, given that every plan has
@@ -111,6 +111,7 @@ double crossing_bottleneck_floor_s(CrossingFlow& flow, double floor_s, double ce
 // at most ceiling_s (plans above it are not bounded beyond it), 0 when it
 // has nothing to add.
 double crossing_time_floor_s(CrossingFlow& flow, const BottleneckTables& t, const CostModel& model, double floor_s,
-                             double ceiling_s, std::int64_t max_work, const Deadline& deadline);
+                             double ceiling_s, std::int64_t max_work, const Deadline& deadline, int steps = 200,
+                             int intervals = 160);
 
 }  // namespace geotrain

@@ -14,8 +14,9 @@ namespace exact_detail {
 namespace {
 
 // Role evaluations each crossing-flow floor may spend (a count: the same on
-// every platform); about 0.1 s on a 32-GPU pool over 8 sites.
-constexpr std::int64_t kFlowWork = 50'000'000;
+// every platform); on 32-GPU pools over 3-12 sites they use 10-80 million,
+// 0.05-0.5 s in all.
+constexpr std::int64_t kFlowWork = 200'000'000;
 
 // Largest tau of a plan (as the cost model forms it); 0 for one stage.
 double largest_tau_s(const CostModel& model, const Plan& plan) {
