@@ -47,22 +47,25 @@ class JunctionCheck {
   JunctionCheck(const StageView& prefix, const StageView& suffix, const int* stage_in_prefix,
                 const int* stage_in_suffix)
       : prefix_(prefix), suffix_(suffix), in_prefix_(stage_in_prefix), in_suffix_(stage_in_suffix) {}
-  // Moves the cut to `cut` (ascending calls, 1 <= cut <= L - 1): prefix
-  // stages that now start before the cut join it, suffix stages that now end
-  // at or before it leave.
+  // Moves the cut to `cut`: the prefix stage that now starts before the cut
+  // joins it, the suffix stage that now ends at or before it leaves. The
+  // cuts are the union of both parents' boundaries, or every cut, ascending:
+  // between two of them lies no other boundary, so at most one stage of each
+  // parent moves per cut, and the moves are written as arithmetic on flags
+  // (whether a stage moves differs from cut to cut: branches would be
+  // mispredicted).
   void advance(int cut) {
-    while (last_ + 1 < prefix_.count && prefix_.starts[last_ + 1] < cut) {
-      const int g = prefix_.stages[++last_].gpu;
-      if (in_suffix_[g] >= first_) ++conflicts_;  // -1: not in the suffix parent
-    }
-    while (suffix_.starts[first_ + 1] <= cut) {
-      const int h = suffix_.stages[first_++].gpu;
-      const int q = in_prefix_[h];
-      if (q >= 0 && q <= last_) --conflicts_;
-    }
+    const int joins = prefix_.starts[last_ + 1] < cut;  // never past the end: starts[count] = L > cut
+    const int g = prefix_.stages[std::min(last_ + 1, prefix_.count - 1)].gpu;
+    conflicts_ += joins & (in_suffix_[g] >= first_);  // -1: not in the suffix parent
+    last_ += joins;
+    const int leaves = suffix_.starts[first_ + 1] <= cut;
+    const int q = in_prefix_[suffix_.stages[first_].gpu];
+    conflicts_ -= leaves & (q >= 0) & (q <= last_);
+    first_ += leaves;
   }
   bool contiguous() const {
-    return conflicts_ == 0 || (conflicts_ == 1 && prefix_.stages[last_].gpu == suffix_.stages[first_].gpu);
+    return (conflicts_ == 0) | ((conflicts_ == 1) & (prefix_.stages[last_].gpu == suffix_.stages[first_].gpu));
   }
   // The child at `cut`, costed in three pieces: the prefix parent's stages
   // before the junction, the junction's one or two stages, the suffix
