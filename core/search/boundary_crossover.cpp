@@ -9,6 +9,7 @@ namespace {
 struct BestCut {
   int cut = -1;  // none yet
   PlanCost cost;
+  int last = 0, first = 0;  // the junction check's stages at the cut (see JunctionCheck)
 };
 
 int every_cut(int num_layers, int* cuts) {
@@ -64,6 +65,8 @@ class JunctionCheck {
     conflicts_ -= leaves & (q >= 0) & (q <= last_);
     first_ += leaves;
   }
+  int last() const { return last_; }    // the prefix parent's stage holding layer cut - 1
+  int first() const { return first_; }  // the suffix parent's stage holding layer cut
   bool contiguous() const {
     return (conflicts_ == 0) | ((conflicts_ == 1) & (prefix_.stages[last_].gpu == suffix_.stages[first_].gpu));
   }
@@ -79,13 +82,15 @@ class JunctionCheck {
 
   // The one stage, or two, that the cut makes of prefix stage `last` (which
   // holds layer cut - 1) and suffix stage `first` (which holds layer cut).
+  // Without branches (whether the runs join differs from cut to cut): out[1]
+  // is written either way and is not part of the result when they join.
   static int junction_stages(const StageView& prefix, int last, const StageView& suffix, int first, int cut,
                              Stage* out) {
-    out[0] = Stage{prefix.stages[last].gpu, cut - prefix.starts[last]};
     const int tail_layers = suffix.starts[first + 1] - cut;
-    if (out[0].gpu == suffix.stages[first].gpu) return out[0].layers += tail_layers, 1;  // the junction joins
+    const int joined = prefix.stages[last].gpu == suffix.stages[first].gpu;
+    out[0] = Stage{prefix.stages[last].gpu, cut - prefix.starts[last] + joined * tail_layers};
     out[1] = Stage{suffix.stages[first].gpu, tail_layers};
-    return 2;
+    return 2 - joined;
   }
 
   // The stages of prefix[:cut] + suffix[cut:], where prefix stage `last`
@@ -111,24 +116,20 @@ class JunctionCheck {
 // Alg. 2, lines 11-14: a valid child strictly fitter than the best so far takes its place.
 void consider(const JunctionCheck& check, int cut, OperatorContext& context, BestCut& best) {
   const PlanCost cost = check.cost(cut, context);
-  if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective)) best = BestCut{cut, cost};
+  if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective))
+    best = BestCut{cut, cost, check.last(), check.first()};
 }
 
-// The stage holding `layer`: the last q with starts[q] <= layer.
-int stage_holding(const StageView& view, int layer) {
-  int q = 0;
-  while (q + 1 < view.count && view.starts[q + 1] <= layer) ++q;
-  return q;
-}
-
-// The winner of a side: genes from the parents' genes, stages from theirs.
+// The winner of a side: genes from the parents' genes, stages assembled
+// from theirs straight into the child's buffer.
 void write_child(const int* prefix, const StageView& prefix_stages, const int* suffix, const StageView& suffix_stages,
-                 const BestCut& best, int num_layers, Stage* scratch, Chromosome& child) {
+                 const BestCut& best, int num_layers, Chromosome& child) {
   child.genes.assign(prefix, prefix + best.cut);
   child.genes.insert(child.genes.end(), suffix + best.cut, suffix + num_layers);
-  const int count = JunctionCheck::assemble(prefix_stages, stage_holding(prefix_stages, best.cut - 1), suffix_stages,
-                                            stage_holding(suffix_stages, best.cut), best.cut, scratch);
-  child.stages.assign(scratch, scratch + count);
+  child.stages.resize(static_cast<std::size_t>(best.last + 2 + suffix_stages.count - best.first - 1));  // at most
+  const int count =
+      JunctionCheck::assemble(prefix_stages, best.last, suffix_stages, best.first, best.cut, child.stages.data());
+  child.stages.resize(static_cast<std::size_t>(count));
   child.cost = best.cost;
 }
 
@@ -165,7 +166,6 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   // Candidates are costed from the parents' stage lists in place (the same
   // figures, bit for bit, as their genes would give); only the two winners
   // get genes and stages.
-  Stage* child = scratch.stages_child.data();
   int* cuts = scratch.positions.data();
   const int cut_count = rng.bernoulli(fallback_rate) ? every_cut(L, cuts) : boundary_union(stages_a, stages_b, cuts);
   index_stages(stages_a, stages_b, scratch.stage_in_a.data(), scratch.stage_in_b.data());
@@ -180,8 +180,8 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   }
 
   int written = 0;
-  if (best1.cut >= 0) write_child(a, stages_a, b, stages_b, best1, L, child, children[written++]);
-  if (best2.cut >= 0) write_child(b, stages_b, a, stages_a, best2, L, child, children[written++]);
+  if (best1.cut >= 0) write_child(a, stages_a, b, stages_b, best1, L, children[written++]);
+  if (best2.cut >= 0) write_child(b, stages_b, a, stages_a, best2, L, children[written++]);
   return written;
 }
 

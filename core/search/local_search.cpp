@@ -16,12 +16,18 @@ struct Transfer {
 Transfer pick_stages(const double* time, const int* layers, const int* capacity, int count, double* load) {
   Transfer t;
   double worst_load = 0, best_load = 0;
+  // Selects, not branches: which stage wins is data, mispredicted as a branch.
   for (int q = 0; q < count; ++q) {
     load[q] = layers[q] * time[q];
-    if (layers[q] >= 2 && (t.worst < 0 || load[q] > worst_load)) t.worst = q, worst_load = load[q];
+    const bool worse = (layers[q] >= 2) & ((t.worst < 0) | (load[q] > worst_load));
+    t.worst = worse ? q : t.worst;
+    worst_load = worse ? load[q] : worst_load;
   }
-  for (int q = 0; q < count; ++q)
-    if (q != t.worst && layers[q] < capacity[q] && (t.best < 0 || load[q] < best_load)) t.best = q, best_load = load[q];
+  for (int q = 0; q < count; ++q) {
+    const bool better = (q != t.worst) & (layers[q] < capacity[q]) & ((t.best < 0) | (load[q] < best_load));
+    t.best = better ? q : t.best;
+    best_load = better ? load[q] : best_load;
+  }
   return t;
 }
 
