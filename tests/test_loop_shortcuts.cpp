@@ -14,6 +14,8 @@
 #include "model/problem_json.hpp"
 #include "search/boundary_crossover.hpp"
 #include "search/chromosome.hpp"
+#include "search/local_search.hpp"
+#include "search/mutation.hpp"
 #include "search/population.hpp"
 #include "random_pool.hpp"
 
@@ -177,6 +179,52 @@ TEST(LoopShortcuts, PlansInThreePiecesCostAsTheJoinedList) {
   const PreparedProblem priced = prepare_problem(parse_problem_text(text.str()).problem, SolveOptions{});
   ASSERT_TRUE(priced.model.has_prices());
   expect_pieces_equal_joined(priced.model, rng, "priced");
+}
+
+// Chromosomes keep their stage lists (issue 10.5): after every operator a
+// child's stages are its genes' decoding, and mutation and local search,
+// which rewrite only the genes of the stages that changed, leave genes that
+// cost what the child says.
+TEST(LoopShortcuts, OperatorsKeepStagesAndGenesInStep) {
+  int changed = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Problem p = testing::random_pool(seed, testing::PoolShape{3, 8, 2, 12, true, -1});
+    const CostModel model(p);
+    OperatorContext context(model);
+    Rng rng(seed);
+    std::vector<Chromosome> pool;
+    std::vector<int> genes(static_cast<std::size_t>(model.num_layers()));
+    for (int draw = 0; draw < 400 && pool.size() < 12; ++draw) {
+      draw_uniform_plan(rng, context, genes.data());
+      const PlanCost cost = model.evaluate_genes(genes.data());
+      if (cost.feasible) pool.push_back(Chromosome{genes, cost, {}});
+    }
+    auto in_step = [&](const Chromosome& c) {
+      const Plan decoded = decode_genes(c.genes);
+      ASSERT_EQ(c.stages.size(), decoded.size()) << "pool " << seed;
+      for (std::size_t q = 0; q < decoded.size(); ++q) {
+        ASSERT_EQ(c.stages[q].gpu, decoded[q].gpu) << "pool " << seed;
+        ASSERT_EQ(c.stages[q].layers, decoded[q].layers) << "pool " << seed;
+      }
+      ASSERT_EQ(c.cost.objective, model.evaluate_genes(c.genes.data()).objective) << "pool " << seed;
+    };
+    for (std::size_t i = 0; i + 1 < pool.size(); ++i) {
+      if (pool[i].genes == pool[i + 1].genes) continue;
+      Chromosome children[2];
+      const int n = boundary_crossover(pool[i], pool[i + 1], 0.3, rng, context, children);
+      for (int c = 0; c < n; ++c) {
+        in_step(children[c]);
+        for (int kind = 0; kind < kMutationKinds; ++kind) {
+          Chromosome mutant = children[c];
+          changed += mutate(mutant, static_cast<MutationKind>(kind), rng, context);
+          in_step(mutant);
+          changed += rebalance_capacity(mutant, context);
+          in_step(mutant);
+        }
+      }
+    }
+  }
+  EXPECT_GT(changed, 100);  // the moves and the rebalancing did apply
 }
 
 TEST(LoopShortcuts, DeduplicationIsSortThenUniqueMinusThePopulation) {

@@ -45,6 +45,19 @@ void assign_stages(Chromosome& c, const Stage* stages, int count) {
   for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(c.genes.data() + l, stages[q].layers, stages[q].gpu) - c.genes.data());
 }
 
+void replace_stages(Chromosome& c, const Stage* stages, int count) {
+  const Stage* old = c.stages.data();
+  const int old_count = static_cast<int>(c.stages.size());
+  auto same = [](const Stage& a, const Stage& b) { return a.gpu == b.gpu && a.layers == b.layers; };
+  int front = 0, from = 0;  // equal leading stages, and the layers they hold
+  while (front < count && front < old_count && same(stages[front], old[front])) from += stages[front++].layers;
+  int back = count, old_back = old_count;  // equal trailing stages start at back (old_back before)
+  while (back > front && old_back > front && same(stages[back - 1], old[old_back - 1])) --back, --old_back;
+  int* genes = c.genes.data() + from;
+  for (int q = front; q < back; ++q) genes = std::fill_n(genes, stages[q].layers, stages[q].gpu);
+  c.stages.assign(stages, stages + count);
+}
+
 void ContiguityCheck::restart() {
   std::fill(stamp_.begin(), stamp_.end(), 0u);
   epoch_ = 1;

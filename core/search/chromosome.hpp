@@ -47,6 +47,10 @@ const std::vector<Stage>& stages_of(Chromosome& c);
 // Sets c's stages to stages[0, count) and its genes to theirs (as many
 // genes as the stages have layers; the buffers are reused).
 void assign_stages(Chromosome& c, const Stage* stages, int count);
+// The same for a chromosome whose stages are up to date and that keeps its
+// length: only the genes between the first and the last stage that differ
+// are rewritten (a mutation or a rebalancing changes a few stages).
+void replace_stages(Chromosome& c, const Stage* stages, int count);
 
 // Whether every GPU's layers form one run. Reusable: it keeps one stamp per
 // GPU, so a check costs one pass over the genes and allocates nothing.

@@ -113,7 +113,7 @@ bool rebalance_capacity(Chromosome& child, OperatorContext& context) {
   for (int q = 0; q < count; ++q) refined[q] = Stage{stages[q].gpu, layers[q]};
   const PlanCost cost = context.evaluate(refined, count);
   if (!cost.feasible || cost.objective > child.cost.objective) return false;
-  assign_stages(child, refined, count);
+  replace_stages(child, refined, count);
   child.cost = cost;
   return true;
 }

@@ -154,7 +154,7 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
   if (!moved) return false;
   const PlanCost cost = context.evaluate(mutant, count);
   if (!cost.feasible) return false;  // line 16: revert to the parent
-  assign_stages(child, mutant, count);
+  replace_stages(child, mutant, count);
   child.cost = cost;
   return true;
 }
