@@ -15,15 +15,20 @@ constexpr double kRounding = 1e-9;  // relative slack on sums of many terms
 // A role's neighbours: none (the first or last stage), in its own cluster, in another.
 constexpr int kNone = 0, kIntra = 1, kCross = 2;
 int role_type(int before_kind, int after_kind) { return before_kind * 3 + after_kind; }
-// What a cluster's chosen roles add up to: used at all, holds the first
-// stage, the last, is entered from another cluster, is left for another.
-constexpr int kUsed = 1, kFirst = 2, kLast = 4, kEntered = 8, kLeft = 16, kStates = 32;
+// What a cluster's chosen roles add up to: holds the first stage, the last,
+// is entered from another cluster, is left for another, has a stage whose
+// predecessor is in it, has a run's head (a stage whose predecessor is not in
+// it but whose successor is). Any role sets one of them: used = not 0.
+constexpr int kFirst = 1, kLast = 2, kEntered = 4, kLeft = 8, kIntraBefore = 16, kRunHead = 32, kStates = 64;
 constexpr int kUnusedGpu = 15;  // backtracking mark: the GPU takes no role
 
 // Every cluster a plan uses is entered from another one unless it holds the
-// first stage, and left for another unless it holds the last.
+// first stage, and left for another unless it holds the last. A stage whose
+// predecessor is in the cluster lies on a run of two or more stages there,
+// and that run's first stage has its successor in the cluster: so a cycle of
+// stages inside one cluster, joined to nothing, is not a plan's.
 bool complete_state(int s) {
-  return s == 0 || ((s & kUsed) && (s & (kFirst | kEntered)) && (s & (kLast | kLeft)));
+  return s == 0 || ((s & (kFirst | kEntered)) && (s & (kLast | kLeft)) && (!(s & kIntraBefore) || (s & kRunHead)));
 }
 
 }  // namespace
@@ -148,8 +153,9 @@ double CrossingFlow::best_score(bool sum_mode, double nu, double& abs_sum, int& 
         const double score = type_score_[static_cast<std::size_t>(g) * 9 + type];
         if (score == -INFINITY) continue;
         const int before = type / 3, after = type % 3;
-        const int adds = kUsed | (before == kNone ? kFirst : 0) | (after == kNone ? kLast : 0) |
-                         (before == kCross ? kEntered : 0) | (after == kCross ? kLeft : 0);
+        const int adds = (before == kNone ? kFirst : 0) | (after == kNone ? kLast : 0) |
+                         (before == kCross ? kEntered : 0) | (after == kCross ? kLeft : 0) |
+                         (before == kIntra ? kIntraBefore : 0) | (before != kIntra && after == kIntra ? kRunHead : 0);
         for (int s = 0; s < kStates; ++s) {
           if (value[s] == -INFINITY || (before == kNone && (s & kFirst)) || (after == kNone && (s & kLast))) continue;
           const int to = s | adds;
@@ -163,7 +169,7 @@ double CrossingFlow::best_score(bool sum_mode, double nu, double& abs_sum, int& 
     for (int s = 0; s < kStates; ++s) {
       if (value[s] == -INFINITY || !complete_state(s)) continue;
       const int mine = (s & kFirst ? 2 : 0) | (s & kLast ? 1 : 0);
-      const double v = value[s] - (s & kUsed ? used_penalty_[c] : 0.0);
+      const double v = value[s] - (s != 0 ? used_penalty_[c] : 0.0);
       for (int e = 0; e < 4; ++e) {
         if (ends[e] == -INFINITY || (e & mine)) continue;
         const int to = e | mine;
@@ -182,7 +188,7 @@ double CrossingFlow::best_score(bool sum_mode, double nu, double& abs_sum, int& 
   for (int c = clusters_ - 1; c >= 0; --c) {
     int s = end_state[c * 4 + e];
     e = ends_from[c * 4 + e];
-    cluster_used_[c] = (s & kUsed) != 0;
+    cluster_used_[c] = s != 0;
     abs_sum += used_penalty_[c];
     const std::vector<int>& members = members_[c];
     for (std::size_t pos = members.size(); pos-- > 0;) {
