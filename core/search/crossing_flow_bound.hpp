@@ -14,8 +14,12 @@
 // a", so for every ordered pair (a, b), a = b included, the two counts are
 // equal. Dropping those equalities with multipliers lambda_ab (a Lagrangian
 // relaxation) leaves a problem where every GPU picks its own role (or none),
-// with one first and one last stage: its optimum bounds the real one for
-// every lambda (the multiplied terms are zero on every real plan), and
+// with one first and one last stage, and each cluster's roles (a DP per
+// cluster) entered and left as a plan's are, a stage preceded inside it only
+// on a run with a head there; subtour cuts (a group of clusters holds the
+// first stage or is entered from outside) are dualized too. Its optimum
+// bounds the real one for every multiplier (the multiplied terms are zero,
+// or for the cuts >= 0, on every real plan), and
 // subgradient steps on lambda make it tight. A count of steps, not the
 // clock, decides, so the floors are the same on every platform.
 #include <cstdint>
