@@ -11,8 +11,10 @@ namespace geotrain {
 // (p_fall) every cut 1..L-1 instead. A cut whose child reuses a GPU in two
 // runs, or does not fit in memory, is skipped. Of equally fit cuts the
 // smallest wins. Writes 0, 1 or 2 children (c1 first) into `children`, with
-// their costs, and returns how many. Uses the context's stages_*, starts_*,
-// stage_in_* and positions scratch; one uniform draw from `rng`. O(Q) per
+// their costs and stage lists, and returns how many. Uses the context's
+// stages_*, starts_*, stage_in_* and positions scratch; one uniform draw
+// from `rng`. Each candidate is costed in three pieces (prefix stages,
+// junction, suffix stages) straight from the parents' stage lists: O(Q) per
 // candidate cut and O(L) per crossover (decoding the parents and writing
 // the two winners).
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
