@@ -114,7 +114,7 @@ class JunctionCheck {
 };
 
 // Alg. 2, lines 11-14: a valid child strictly fitter than the best so far takes its place.
-void consider(const JunctionCheck& check, int cut, OperatorContext& context, BestCut& best) {
+inline void consider(const JunctionCheck& check, int cut, OperatorContext& context, BestCut& best) {
   const PlanCost cost = check.cost(cut, context);
   if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective))
     best = BestCut{cut, cost, check.last(), check.first()};
