@@ -12,7 +12,8 @@ const STEP_BUDGET_MS = 50;
 // lazily, optimises a function only after it has run a while and swaps the optimised code in
 // only at its next call, so without this the user's first plan runs at a third of full speed.
 // Measured under Node with the same engine (a 14-GPU plan after k warm-up runs, processor time):
-// k = 2 leaves it at 2.5x its steady time, k = 4 at 1.6x, k = 8 at 1.0x (about 0.4 s of work).
+// k = 2 leaves it at 2.5x its steady time, k = 4 at 1.6x, k = 8 at 1.0x; in Chromium the first
+// table7 plan took 43 ms after 8 runs and 36 ms after 20 (3 pages each), about 0.5 s of work.
 const WARM_UP_PROBLEM = JSON.stringify({
   name: 'warm-up',
   model: { hidden_size: 1024, num_layers: 12, seq_length: 1024, vocab_size: 50000, micro_batch_size: 4,
@@ -23,7 +24,7 @@ const WARM_UP_PROBLEM = JSON.stringify({
   objective: { lambda: 0.5 },
   search: { max_generations: 60, patience: 60 },
 });
-const WARM_UP_RUNS = 8;
+const WARM_UP_RUNS = 20;
 const WARM_UP_MAX_MS = 4000;  // a slow phone stops warming up after this and plans at part speed
 const WARM_UP_STEP_MS = 10;   // slices short enough that a request arriving meanwhile waits little
 let warmUpStop = false;       // set by any other request: the user's plan comes first
