@@ -11,6 +11,7 @@
 
 #include "model/feasibility.hpp"
 #include "random_pool.hpp"
+#include "test_support.hpp"
 #include "search/exact.hpp"
 #include "search/brute_force.hpp"
 
@@ -62,21 +63,7 @@ double least_largest_tau_s(const CostModel& model, bool time = false) {
 // arithmetic): a layer is 7.2e-4 s at 100 TFLOPS, the head 6e-5 s (rho =
 // 1/12), one activation over 100 Gbps with no latency 1.6e-4 s.
 TEST(BottleneckFloor, TightOnTwoEqualGpus) {
-  Problem p;
-  p.model.hidden_size = p.model.seq_length = p.model.vocab_size = 1000;
-  p.model.num_layers = 2;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
-  for (const char* id : {"a", "b"}) {
-    Gpu g;
-    g.id = id;
-    g.peak_tflops = 100;
-    g.memory_gib = 80;
-    g.idle_w = 10;
-    g.active_w = 100;
-    p.gpus.push_back(g);
-  }
-  p.network.default_link = LinkSpec{100, 0, 1};
+  Problem p = testing::two_equal_gpus_problem();
   const CostModel model(p);
   // One cluster. Two layers need a first stage of one layer (1.6e-4 + 7.2e-4
   // = 8.8e-4) and a last of one layer and the head (1.6e-4 + 7.2e-4 + 6e-5 =

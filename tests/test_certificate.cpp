@@ -10,6 +10,7 @@
 #include "search/brute_force.hpp"
 #include "search/memetic.hpp"
 #include "random_pool.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
@@ -20,21 +21,7 @@ namespace {
 // arithmetic): a layer is 7.2e-4 s at 100 TFLOPS, the head 6e-5 s, and one
 // activation over 100 Gbps with no latency 1.6e-4 s.
 Problem two_equal_gpus() {
-  Problem p;
-  p.model.hidden_size = p.model.seq_length = p.model.vocab_size = 1000;
-  p.model.num_layers = 2;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
-  for (const char* id : {"a", "b"}) {
-    Gpu g;
-    g.id = id;
-    g.peak_tflops = 100;
-    g.memory_gib = 80;
-    g.idle_w = 10;
-    g.active_w = 100;
-    p.gpus.push_back(g);
-  }
-  p.network.default_link = LinkSpec{100, 0, 1};
+  Problem p = testing::two_equal_gpus_problem();
   p.objective.lambda = 1;
   p.objective.t_ref_ms = 1000;  // objective = T_iter in seconds
   p.objective.e_ref_j = 1;

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "random_pool.hpp"
+#include "test_support.hpp"
 
 namespace geotrain {
 namespace {
@@ -59,21 +60,7 @@ std::vector<PlanFigures> every_plan(const CostModel& model) {
 // TFLOPS, the head 6e-5 s (rho = 1/12), one activation over 100 Gbps with no
 // latency 1.6e-4 s (test_cost_model.cpp has the arithmetic).
 TEST(CrossingFlow, WorkedOnTwoEqualGpus) {
-  Problem p;
-  p.model.hidden_size = p.model.seq_length = p.model.vocab_size = 1000;
-  p.model.num_layers = 2;
-  p.model.micro_batch_size = 1;
-  p.model.global_batch_size = 4;
-  for (const char* id : {"a", "b"}) {
-    Gpu g;
-    g.id = id;
-    g.peak_tflops = 100;
-    g.memory_gib = 80;
-    g.idle_w = 10;
-    g.active_w = 100;
-    p.gpus.push_back(g);
-  }
-  p.network.default_link = LinkSpec{100, 0, 1};
+  Problem p = testing::two_equal_gpus_problem();
   const CostModel model(p);
   const BottleneckTables tables = make_bottleneck_tables(model);
   CrossingFlow flow(tables, model);

@@ -46,6 +46,25 @@ inline ModelConfig round_model(int layers) {
   return m;
 }
 
+// Two 100-TFLOPS GPUs, 80 GiB, 10/100 W, joined by 100 Gbps with no latency, two layers of
+// round_model: a layer is 7.2e-4 s, the head 6e-5 s (rho = 1/12), one activation 1.6e-4 s
+// (test_cost_model.cpp has the arithmetic). The bounds' hand-worked cases start from it.
+inline Problem two_equal_gpus_problem() {
+  Problem p;
+  p.model = round_model(2);
+  for (const char* id : {"a", "b"}) {
+    Gpu g;
+    g.id = id;
+    g.peak_tflops = 100;
+    g.memory_gib = 80;
+    g.idle_w = 10;
+    g.active_w = 100;
+    p.gpus.push_back(g);
+  }
+  p.network.default_link = LinkSpec{100, 0, 1};
+  return p;
+}
+
 inline bool same_plan(const Plan& a, const Plan& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t q = 0; q < a.size(); ++q)
