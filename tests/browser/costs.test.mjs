@@ -412,7 +412,8 @@ test('renaming the last GPU of a site carries the site\'s figures; a GPU leaving
   // still on screen: under load, or typed slowly, it timed out.)
   await page.waitForFunction(() => /^4 errors/.test(document.querySelector('#validation-summary .summary-headline')?.textContent ?? '')
     && document.querySelectorAll('[data-path^="network.site_links"] .field-error').length === 4, null, { timeout: 10000 });
-  assert.deepEqual(await page.locator('[data-path^="network.site_links"] .field-error').allTextContents(),
+  // (In the matrix's order, which is by cell, not by index.)
+  assert.deepEqual((await page.locator('[data-path^="network.site_links"] .field-error').allTextContents()).sort(),
     [[0, 'from'], [1, 'to'], [4, 'from'], [5, 'to']].map(([k, end]) => `network.site_links[${k}].${end}: unknown site "A" (known: A2, B, C, lab-west)`));
   // Joining a site others are on does not hand it these figures.
   await typeInto(page.getByLabel(`Site of GPU ${last + 1}`, { exact: true }), 'A2');
