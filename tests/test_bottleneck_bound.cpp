@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "model/feasibility.hpp"
 #include "random_pool.hpp"
+#include "plan_enumeration.hpp"
 #include "test_support.hpp"
 #include "search/exact.hpp"
 #include "search/brute_force.hpp"
@@ -18,44 +18,13 @@
 namespace geotrain {
 namespace {
 
-double largest_tau_s(const CostModel& model, const Plan& plan) {
-  double largest = 0;
-  for (std::size_t q = 0; q < plan.size(); ++q) {
-    const int g = plan[q].gpu;
-    double tau = plan[q].layers * model.layer_compute_s(g);
-    tau += q + 1 < plan.size() ? model.send_s(g, plan[q + 1].gpu) : model.head_compute_s(g);
-    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
-    largest = std::max(largest, tau);
-  }
-  return largest;
-}
-
 // Least largest tau (or with `time`, least T_iter) over every feasible plan
 // of >= 2 stages (+inf if none).
 double least_largest_tau_s(const CostModel& model, bool time = false) {
-  const int n = model.num_gpus(), L = model.num_layers();
   double least = INFINITY;
-  Plan plan;
-  std::vector<char> used(n, 0);
-  std::function<void(int)> extend = [&](int left) {
-    for (int g = 0; g < n; ++g) {
-      if (used[g]) continue;
-      used[g] = 1;
-      for (int layers = 1; layers <= left; ++layers) {
-        plan.push_back({g, layers});
-        if (layers == left) {
-          const PlanCost cost = model.evaluate(plan);
-          if (plan.size() >= 2 && cost.feasible)
-            least = std::min(least, time ? cost.iteration_s : largest_tau_s(model, plan));
-        } else {
-          extend(left - layers);
-        }
-        plan.pop_back();
-      }
-      used[g] = 0;
-    }
-  };
-  extend(L);
+  testing::for_each_feasible_plan(model, [&](const Plan& plan, const PlanCost& cost) {
+    least = std::min(least, time ? cost.iteration_s : testing::stage_taus(model, plan).largest_s);
+  });
   return least;
 }
 

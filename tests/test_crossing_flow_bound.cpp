@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "random_pool.hpp"
+#include "plan_enumeration.hpp"
 #include "test_support.hpp"
 
 namespace geotrain {
@@ -21,38 +21,11 @@ struct PlanFigures {
 
 // Every feasible plan of >= 2 stages, with its largest tau, sum of taus and T_iter.
 std::vector<PlanFigures> every_plan(const CostModel& model) {
-  const int n = model.num_gpus(), L = model.num_layers();
   std::vector<PlanFigures> out;
-  Plan plan;
-  std::vector<char> used(n, 0);
-  std::function<void(int)> extend = [&](int left) {
-    for (int g = 0; g < n; ++g) {
-      if (used[g]) continue;
-      used[g] = 1;
-      for (int layers = 1; layers <= left; ++layers) {
-        plan.push_back({g, layers});
-        if (layers < left) {
-          extend(left - layers);
-        } else if (plan.size() >= 2) {
-          const PlanCost cost = model.evaluate(plan);
-          if (cost.feasible) {
-            double largest = 0, sum = 0;
-            for (std::size_t q = 0; q < plan.size(); ++q) {
-              const int h = plan[q].gpu;
-              double tau = plan[q].layers * model.layer_compute_s(h);
-              tau += q + 1 < plan.size() ? model.send_s(h, plan[q + 1].gpu) : model.head_compute_s(h);
-              if (q > 0) tau += model.send_s(h, plan[q - 1].gpu);
-              largest = std::max(largest, tau), sum += tau;
-            }
-            out.push_back({largest, sum, cost.iteration_s});
-          }
-        }
-        plan.pop_back();
-      }
-      used[g] = 0;
-    }
-  };
-  extend(L);
+  testing::for_each_feasible_plan(model, [&](const Plan& plan, const PlanCost& cost) {
+    const testing::StageTauFigures taus = testing::stage_taus(model, plan);
+    out.push_back({taus.largest_s, taus.sum_s, cost.iteration_s});
+  });
   return out;
 }
 
