@@ -27,29 +27,32 @@ const exampleName = problemFile ? problemFile.split('/').pop().replace(/\.json$/
 const example = problemFile ?? join(REPO_ROOT, `examples/${exampleName}.json`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// The CLI's whole processor time (reading, checking, planning, writing), as the page worker's
-// figure counts it: bash's \`times\` (its children's user and system time; null without bash).
-function nativeProcessorMs() {
+// RUNS runs of the CLI: the median of its own elapsed_ms, the median of its whole processor time
+// (reading, checking, planning, writing, as the page worker's figure counts it: bash's \`times\`,
+// its children's user and system time; null without bash), and the last run's result.
+function nativeFigures() {
   const seconds = (text) => { const [, m, sec] = text.match(/(\d+)m([\d.]+)s/); return 60 * Number(m) + Number(sec); };
-  const runs = [];
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      const out = execFileSync('bash', ['-c', '"$@" > /dev/null; times', 'bash', cli, 'solve', example, '--method', 'memetic'], { encoding: 'utf8' });
-      const [user, system] = out.trim().split('\n').pop().split(/\s+/).map(seconds);
-      runs.push(1000 * (user + system));
-    }
-  } catch {
-    return null;
-  }
-  return median(runs);
-}
-
-function nativeMs() {
-  const runs = [];
+  const elapsed = [], cpu = [];
+  let result = null;
   for (let i = 0; i < RUNS; i++) {
-    runs.push(JSON.parse(execFileSync(cli, ['solve', example, '--method', 'memetic'], { encoding: 'utf8' })).elapsed_ms);
+    let out;
+    try {
+      out = execFileSync('bash', ['-c', '"$@"; times', 'bash', cli, 'solve', example, '--method', 'memetic'], { encoding: 'utf8' });
+    } catch {
+      out = null;  // no bash: the CLI alone, without its processor time
+    }
+    if (out === null) {
+      result = JSON.parse(execFileSync(cli, ['solve', example, '--method', 'memetic'], { encoding: 'utf8' }));
+    } else {
+      const lines = out.trimEnd().split('\n');
+      const [user, system] = lines.pop().split(/\s+/).map(seconds);
+      lines.pop();  // the shell's own times
+      cpu.push(1000 * (user + system));
+      result = JSON.parse(lines.join('\n'));
+    }
+    elapsed.push(result.elapsed_ms);
   }
-  return median(runs);
+  return { elapsed: median(elapsed), cpu: cpu.length ? median(cpu) : null, result };
 }
 
 async function pageFigures(browser, url) {
@@ -126,10 +129,8 @@ await ensureExamples();
 const server = await startWebServer();
 const browser = await launchBrowser();
 try {
-  const native = nativeMs();
-  const nativeCpu = nativeProcessorMs();
+  const { elapsed: native, cpu: nativeCpu, result: native_result } = nativeFigures();
   const page = await pageFigures(browser, server.url);
-  const native_result = JSON.parse(execFileSync(cli, ['solve', example, '--method', 'memetic'], { encoding: 'utf8' }));
   const size = sizes();
   const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
   console.log(`| figure (median of ${RUNS}) | target | measured |`);

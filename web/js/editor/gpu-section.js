@@ -62,16 +62,6 @@ function dropLinksOf(problem, id) {
   if (problem.network.links.length === 0) delete problem.network.links;
 }
 
-// The indices of the GPUs whose id, type, site or node contain `wanted` (lower case).
-function matchingGpus(gpus, wanted) {
-  const indices = [];
-  for (let i = 0; i < gpus.length; ++i) {
-    const gpu = gpus[i];
-    if (!wanted || (isPlainObject(gpu) && ['id', 'type', 'site', 'node'].some((k) => typeof gpu[k] === 'string' && gpu[k].toLowerCase().includes(wanted)))) indices.push(i);
-  }
-  return indices;
-}
-
 export function createGpuSection(ctx) {
   const element = section('GPUs', { path: 'gpus', intro: 'Each GPU is one pipeline stage at most; with parallelism "hybrid" (Objective & search tab) GPUs of one node may serve a stage together. Pick a type to use the catalogue figures; type a figure to override it.' });
   const summary = h('p', { class: 'derived' });
@@ -282,7 +272,7 @@ export function createGpuSection(ctx) {
         const head = h('tr', {}, h('th', { scope: 'col', text: '#' }),
           COLUMNS.map(([, label]) => h('th', { scope: 'col', text: label })), h('th', { scope: 'col', text: 'Actions' }));
         const gpus = gpuList(problem);
-        const shown = pager.page(matchingGpus(gpus, pager.wanted()), gpus.length);
+        const shown = pager.page(pager.matching(gpus.length, (i) => (isPlainObject(gpus[i]) ? [gpus[i].id, gpus[i].type, gpus[i].site, gpus[i].node] : [])), gpus.length);
         pager.element.hidden = !pager.needed(gpus.length);
         const body = h('tbody', {}, shown.map((i) => row(i, gpus[i])));
         wrap.replaceChildren(h('table', { class: 'grid gpu-table' }, h('caption', { class: 'visually-hidden', text: 'GPUs' }), h('thead', {}, head), body));

@@ -16,16 +16,6 @@ const SELECT_MAX_GPUS = 32;
 const linksOf = (problem) => (Array.isArray(problem.network?.links) ? problem.network.links : []);
 const gpuIds = (problem) => (Array.isArray(problem.gpus) ? problem.gpus.map((g) => (isPlainObject(g) && typeof g.id === 'string' ? g.id : '')).filter(Boolean) : []);
 
-// The indices of the links whose ends contain `wanted` (lower case); all of them without it.
-function matchingLinks(links, wanted) {
-  const indices = [];
-  for (let i = 0; i < links.length; ++i) {
-    const link = links[i];
-    if (!wanted || [link?.from, link?.to].some((end) => typeof end === 'string' && end.toLowerCase().includes(wanted))) indices.push(i);
-  }
-  return indices;
-}
-
 export function createLinkTable(ctx, redraw) {
   const element = h('div', { class: 'link-table' });
   const listId = uniqueId('link-gpus');
@@ -85,7 +75,7 @@ export function createLinkTable(ctx, redraw) {
   function render(problem) {
     const links = linksOf(problem);
     const ids = gpuIds(problem);
-    const shown = pager.page(matchingLinks(links, pager.wanted()), links.length);
+    const shown = pager.page(pager.matching(links.length, (i) => [links[i]?.from, links[i]?.to]), links.length);
     const table = shown.length
       ? h('div', { class: 'table-wrap' }, h('table', { class: 'grid' },
         h('caption', { class: 'visually-hidden', text: 'Link overrides' }),

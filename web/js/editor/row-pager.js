@@ -24,11 +24,19 @@ export function createRowPager({ noun, pageRows, filterLabel, placeholder, reren
 
   return {
     element,
-    // Lower-case filter text ('' for none).
-    wanted: () => filter.value.trim().toLowerCase(),
+    // The indices of the `total` rows one of whose texts (textsOf(index): strings, or anything
+    // else to skip) contains the filter, in any case; every row without a filter.
+    matching(total, textsOf) {
+      const wanted = filter.value.trim().toLowerCase();
+      const indices = [];
+      for (let i = 0; i < total; ++i) {
+        if (!wanted || textsOf(i).some((t) => typeof t === 'string' && t.toLowerCase().includes(wanted))) indices.push(i);
+      }
+      return indices;
+    },
     // Whether the pager belongs above a table of `total` rows.
     needed: (total) => total > pageRows || filter.value !== '',
-    // The indices to show among `matching` (all rows' indices passing the filter) of `total`;
+    // The indices to show among `matching` (from matching()) of `total`;
     // updates the text and the buttons.
     page(matching, total) {
       if (first >= matching.length) first = Math.max(0, Math.floor((matching.length - 1) / pageRows) * pageRows);
