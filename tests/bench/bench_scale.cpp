@@ -158,9 +158,21 @@ void BM_ScaleGenerations(benchmark::State& state) {
   state.SetItemsProcessed(run.evaluations() - before);  // items/s: evaluations per second of processor time
   state.counters["evals_per_gen"] = static_cast<double>(run.evaluations() - before) / static_cast<double>(state.iterations());
 }
-BENCHMARK(BM_ScaleGenerations)
-    ->ArgNames({"N", "L"})
-    ->Args({12, 12})->Args({64, 64})->Args({128, 96})->Args({256, 128})->Args({512, 128})
-    ->Unit(benchmark::kMillisecond);
+// A fixed number of generations per size: a generation's cost depends on
+// the population (its plans' stage counts), so a count the timer chose would
+// measure different work from run to run; with the same count the runs of
+// two builds that give the same plans measure the same generations.
+#define GEOTRAIN_GENERATIONS(gpus, layers, generations) \
+  BENCHMARK(BM_ScaleGenerations)                          \
+      ->ArgNames({"N", "L"})                              \
+      ->Args({gpus, layers})                              \
+      ->Iterations(generations)                           \
+      ->Unit(benchmark::kMillisecond)
+GEOTRAIN_GENERATIONS(12, 12, 10000);
+GEOTRAIN_GENERATIONS(64, 64, 4000);
+GEOTRAIN_GENERATIONS(128, 96, 4000);
+GEOTRAIN_GENERATIONS(256, 128, 3000);
+GEOTRAIN_GENERATIONS(512, 128, 2000);
+#undef GEOTRAIN_GENERATIONS
 
 }  // namespace
