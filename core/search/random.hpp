@@ -26,13 +26,17 @@ class Rng {
     return result;
   }
 
-  // Uniform in [0, bound), bound > 0, by rejection: no modulo bias.
+  // Uniform in [0, bound), bound > 0, by rejection: no modulo bias. A draw
+  // x is rejected when it lies in the top partial block of `bound` values,
+  // x >= limit = bound * floor(UINT64_MAX / bound). Its block start x - x %
+  // bound is >= limit exactly when it exceeds UINT64_MAX - bound (limit is
+  // the only multiple of bound in (UINT64_MAX - bound, UINT64_MAX]), so one
+  // division decides both, and the draws are the same as with limit.
   std::uint64_t below(std::uint64_t bound) {
-    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    std::uint64_t x;
-    do x = next_u64();
-    while (x >= limit);
-    return x % bound;
+    std::uint64_t x, rest;
+    do x = next_u64(), rest = x % bound;
+    while (x - rest > UINT64_MAX - bound);
+    return rest;
   }
 
   // Uniform integer in [lo, hi], lo <= hi.
