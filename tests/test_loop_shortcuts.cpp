@@ -96,7 +96,7 @@ TEST(LoopShortcuts, CrossoverOnStageListsIsAlgorithm2OnGenes) {
           Rng rng(seed);
           Chromosome children[2];
           const std::int64_t before = context.evaluations();
-          const int n = predecoded ? boundary_crossover(p1, v1, p2, v2, fallback, rng, context, children)
+          const int n = predecoded ? boundary_crossover(v1, v2, fallback, rng, context, children)
                                    : boundary_crossover(p1, p2, fallback, rng, context, children);
           EXPECT_EQ(context.evaluations() - before, expected_evaluations) << "pool " << seed;
           int k = 0;
@@ -107,7 +107,7 @@ TEST(LoopShortcuts, CrossoverOnStageListsIsAlgorithm2OnGenes) {
             const std::vector<int>& tail = r == &c1 ? p2.genes : p1.genes;
             std::vector<int> child(head.begin(), head.begin() + r->cut);
             child.insert(child.end(), tail.begin() + r->cut, tail.end());
-            EXPECT_EQ(children[k].genes, child) << "pool " << seed;
+            EXPECT_EQ(genes_of(children[k]), child) << "pool " << seed;
             EXPECT_EQ(children[k].cost.objective, r->cost.objective);  // bit for bit
             EXPECT_EQ(children[k].cost.bottleneck, r->cost.bottleneck);
             ++k;
@@ -199,7 +199,10 @@ TEST(LoopShortcuts, OperatorsKeepStagesAndGenesInStep) {
       const PlanCost cost = model.evaluate_genes(genes.data());
       if (cost.feasible) pool.push_back(Chromosome{genes, cost, {}});
     }
-    auto in_step = [&](const Chromosome& c) {
+    // A copy, its genes written from its stages when stale: the original
+    // stays as the operator left it.
+    auto in_step = [&](Chromosome c) {
+      genes_of(c);
       const Plan decoded = decode_genes(c.genes);
       ASSERT_EQ(c.stages.size(), decoded.size()) << "pool " << seed;
       for (std::size_t q = 0; q < decoded.size(); ++q) {
@@ -214,12 +217,20 @@ TEST(LoopShortcuts, OperatorsKeepStagesAndGenesInStep) {
       const int n = boundary_crossover(pool[i], pool[i + 1], 0.3, rng, context, children);
       for (int c = 0; c < n; ++c) {
         in_step(children[c]);
-        for (int kind = 0; kind < kMutationKinds; ++kind) {
-          Chromosome mutant = children[c];
-          changed += mutate(mutant, static_cast<MutationKind>(kind), rng, context);
-          in_step(mutant);
-          changed += rebalance_capacity(mutant, context);
-          in_step(mutant);
+        ASSERT_TRUE(children[c].genes_stale);
+        // The operators on a child as crossover leaves it (stale genes, as in
+        // the memetic loop) and with its genes written (rewritten in part).
+        for (bool stale : {true, false}) {
+          Chromosome child = children[c];
+          if (!stale) write_genes(child);
+          for (int kind = 0; kind < kMutationKinds; ++kind) {
+            Chromosome mutant = child;
+            changed += mutate(mutant, static_cast<MutationKind>(kind), rng, context);
+            ASSERT_EQ(mutant.genes_stale, stale);
+            in_step(mutant);
+            changed += rebalance_capacity(mutant, context);
+            in_step(mutant);
+          }
         }
       }
     }
@@ -245,6 +256,49 @@ TEST(LoopShortcuts, DeduplicationIsSortThenUniqueMinusThePopulation) {
   const int kept = deduplicate(offspring, static_cast<int>(offspring.size()), population);
   ASSERT_EQ(kept, 4);
   for (int k = 0; k < kept; ++k) EXPECT_EQ(offspring[k].genes, expected[k].genes);
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// Offspring as crossover leaves them (stages only, genes stale): the kept
+// ones come back with their genes written; those the cutoff drops on the
+// objective alone are never written.
+TEST(LoopShortcuts, DeduplicationWritesOnlyTheGenesItCompares) {
+  const Problem p = testing::random_pool(3, testing::PoolShape{4, 4, 4, 4, false, 1.0});
+  const CostModel model(p);
+  auto from_stages = [&](const Plan& plan) {
+    Chromosome c{{}, model.evaluate(plan), plan, true};
+    return c;
+  };
+  const std::vector<Plan> plans{{{0, 2}, {1, 2}}, {{2, 4}}, {{0, 1}, {1, 1}, {2, 1}, {3, 1}}, {{3, 2}, {0, 2}},
+                                {{1, 3}, {2, 1}}};
+  std::vector<Chromosome> population;
+  for (const Plan& plan : plans) population.push_back(Chromosome{encode_plan(plan), model.evaluate(plan), plan});
+  std::sort(population.begin(), population.end(), [](const Chromosome& a, const Chromosome& b) { return fitter(a, b); });
+  const Plan outsider = population.back().stages;  // worse than every member left
+  population.pop_back();
+  const Chromosome worst = population.back();  // the cutoff: a full population's worst member
+  ASSERT_GT(model.evaluate(outsider).objective, worst.cost.objective);
+  std::vector<Chromosome> offspring;
+  // Duplicates of every member (the last ties the cutoff: its genes decide).
+  for (const Chromosome& member : population) offspring.push_back(from_stages(member.stages));
+  offspring.push_back(from_stages(outsider));  // dropped on the objective alone
+  const Plan better{{1, 4}};  // new, and fitter than the cutoff
+  ASSERT_LT(model.evaluate(better).objective, worst.cost.objective);
+  offspring.push_back(from_stages(better));
+  const int count = static_cast<int>(offspring.size());
+  const int kept = deduplicate(offspring, count, population, model.num_gpus(), &worst);
+  ASSERT_EQ(kept, 1);
+  EXPECT_FALSE(offspring[0].genes_stale);
+  EXPECT_EQ(offspring[0].genes, encode_plan(better));
+  int never_written = 0;
+  for (int i = kept; i < count; ++i)
+    if (offspring[i].cost.objective > worst.cost.objective) never_written += offspring[i].genes_stale;
+  EXPECT_EQ(never_written, 1);  // the outsider
 }
 
 }  // namespace

@@ -50,8 +50,8 @@ TEST(BoundaryCrossover, PicksTheFittestBoundaryCutInEachDirection) {
   Rng rng(1);
   Chromosome children[2];
   ASSERT_EQ(boundary_crossover(p1, p2, 0.0, rng, context, children), 2);
-  EXPECT_EQ(children[0].genes, (std::vector<int>{0, 0, 1, 1, 3, 3}));
-  EXPECT_EQ(children[1].genes, (std::vector<int>{3, 3, 1, 1, 2, 2}));
+  EXPECT_EQ(genes_of(children[0]), (std::vector<int>{0, 0, 1, 1, 3, 3}));
+  EXPECT_EQ(genes_of(children[1]), (std::vector<int>{3, 3, 1, 1, 2, 2}));
   EXPECT_EQ(context.evaluations(), 4);  // two cuts, two directions, all valid
 
   // The same ranking, from the cost model itself.
@@ -59,7 +59,7 @@ TEST(BoundaryCrossover, PicksTheFittestBoundaryCutInEachDirection) {
     EXPECT_LE(children[0].cost.objective, evaluated(model, prefix_suffix(p1.genes, p2.genes, cut)).cost.objective);
     EXPECT_LE(children[1].cost.objective, evaluated(model, prefix_suffix(p2.genes, p1.genes, cut)).cost.objective);
   }
-  EXPECT_EQ(children[0].cost.objective, model.evaluate_genes(children[0].genes.data()).objective);
+  EXPECT_EQ(children[0].cost.objective, model.evaluate_genes(genes_of(children[0]).data()).objective);
 }
 
 TEST(BoundaryCrossover, FullScanFallbackReachesCutsInsideStages) {
@@ -76,8 +76,8 @@ TEST(BoundaryCrossover, FullScanFallbackReachesCutsInsideStages) {
   EXPECT_EQ(boundary_crossover(p1, p2, 0.0, rng, context, children), 0);
   EXPECT_EQ(context.evaluations(), 0);
   ASSERT_EQ(boundary_crossover(p1, p2, 1.0, rng, context, children), 2);
-  EXPECT_EQ(children[0].genes, (std::vector<int>{0, 0, 0, 1, 1, 1}));
-  EXPECT_EQ(children[1].genes, (std::vector<int>{1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(genes_of(children[0]), (std::vector<int>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(genes_of(children[1]), (std::vector<int>{1, 1, 1, 0, 0, 0}));
   EXPECT_EQ(context.evaluations(), 10);
 }
 
@@ -96,7 +96,7 @@ TEST(BoundaryCrossover, SkipsCutsThatReuseAGpu) {
   EXPECT_EQ(context.evaluations(), 2);
   // (4 on GPU 0, 2 on GPU 1) versus (2, 4): equal GPUs, but the head sits on
   // the last stage, so (2, 4) has the larger max; c1(2) = (4, 2) wins.
-  EXPECT_EQ(children[0].genes, (std::vector<int>{0, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(genes_of(children[0]), (std::vector<int>{0, 0, 0, 0, 1, 1}));
 }
 
 TEST(BoundaryCrossover, SkipsCutsThatDoNotFitInMemory) {
@@ -122,9 +122,9 @@ TEST(BoundaryCrossover, SkipsCutsThatDoNotFitInMemory) {
   Chromosome children[2];
   ASSERT_EQ(boundary_crossover(p1, p2, 1.0, rng, context, children), 2);
   EXPECT_EQ(context.evaluations(), 10);  // all ten children are contiguous, so all are evaluated
-  for (const Chromosome& child : children) EXPECT_TRUE(is_valid(model, child.genes));
-  EXPECT_EQ(children[0].genes, (std::vector<int>{0, 0, 0, 0, 1, 1}));
-  EXPECT_EQ(children[1].genes, (std::vector<int>{1, 1, 0, 0, 0, 0}));
+  for (Chromosome& child : children) EXPECT_TRUE(is_valid(model, genes_of(child)));
+  EXPECT_EQ(genes_of(children[0]), (std::vector<int>{0, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(genes_of(children[1]), (std::vector<int>{1, 1, 0, 0, 0, 0}));
 }
 
 TEST(Mutation, BoundaryShiftMovesTheLeftStagesLastLayerRight) {
@@ -342,8 +342,8 @@ TEST(OperatorProperties, EveryOperatorKeepsChromosomesValid) {
     if (pool.size() < 2) continue;
     OperatorContext context(model);
     const int L = model.num_layers();
-    auto check = [&](const Chromosome& c, const char* what) {
-      ASSERT_TRUE(is_valid(model, c.genes)) << what << " in pool " << seed;
+    auto check = [&](Chromosome c, const char* what) {  // a copy: crossover leaves genes stale
+      ASSERT_TRUE(is_valid(model, genes_of(c))) << what << " in pool " << seed;
       ASSERT_EQ(c.cost.objective, model.evaluate_genes(c.genes.data()).objective) << what;
     };
     for (std::size_t i = 0; i < pool.size(); ++i) {
@@ -357,8 +357,8 @@ TEST(OperatorProperties, EveryOperatorKeepsChromosomesValid) {
           // A child is a prefix of one parent and the suffix of the other.
           bool found = false;
           for (int cut = 1; cut < L && !found; ++cut)
-            found = children[c].genes == prefix_suffix(p1.genes, p2.genes, cut) ||
-                    children[c].genes == prefix_suffix(p2.genes, p1.genes, cut);
+            found = genes_of(children[c]) == prefix_suffix(p1.genes, p2.genes, cut) ||
+                    genes_of(children[c]) == prefix_suffix(p2.genes, p1.genes, cut);
           ASSERT_TRUE(found);
           ++crossovers;
         }

@@ -120,12 +120,11 @@ inline void consider(const JunctionCheck& check, int cut, OperatorContext& conte
     best = BestCut{cut, cost, check.last(), check.first()};
 }
 
-// The winner of a side: genes from the parents' genes, stages assembled
-// from theirs straight into the child's buffer.
-void write_child(const int* prefix, const StageView& prefix_stages, const int* suffix, const StageView& suffix_stages,
-                 const BestCut& best, int num_layers, Chromosome& child) {
-  child.genes.assign(prefix, prefix + best.cut);
-  child.genes.insert(child.genes.end(), suffix + best.cut, suffix + num_layers);
+// The winner of a side: stages assembled from the parents' straight into
+// the child's buffer; its genes are left stale (genes_of writes them).
+void write_child(const StageView& prefix_stages, const StageView& suffix_stages, const BestCut& best,
+                 Chromosome& child) {
+  child.genes_stale = true;
   child.stages.resize(static_cast<std::size_t>(best.last + 2 + suffix_stages.count - best.first - 1));  // at most
   const int count =
       JunctionCheck::assemble(prefix_stages, best.last, suffix_stages, best.first, best.cut, child.stages.data());
@@ -152,15 +151,12 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
   StageView stages_b{scratch.stages_b.data(), scratch.starts_b.data()};
   decode_stages(p1.genes.data(), context.num_layers(), stages_a);
   decode_stages(p2.genes.data(), context.num_layers(), stages_b);
-  return boundary_crossover(p1, stages_a, p2, stages_b, fallback_rate, rng, context, children);
+  return boundary_crossover(stages_a, stages_b, fallback_rate, rng, context, children);
 }
 
-int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Chromosome& p2,
-                       const StageView& stages_b, double fallback_rate, Rng& rng, OperatorContext& context,
+int boundary_crossover(const StageView& stages_a, const StageView& stages_b, double fallback_rate, Rng& rng, OperatorContext& context,
                        Chromosome* children) {
   const int L = context.num_layers();
-  const int* a = p1.genes.data();
-  const int* b = p2.genes.data();
   OperatorContext::Scratch& scratch = context.scratch();
 
   // Candidates are costed from the parents' stage lists in place (the same
@@ -180,8 +176,8 @@ int boundary_crossover(const Chromosome& p1, const StageView& stages_a, const Ch
   }
 
   int written = 0;
-  if (best1.cut >= 0) write_child(a, stages_a, b, stages_b, best1, L, children[written++]);
-  if (best2.cut >= 0) write_child(b, stages_b, a, stages_a, best2, L, children[written++]);
+  if (best1.cut >= 0) write_child(stages_a, stages_b, best1, children[written++]);
+  if (best2.cut >= 0) write_child(stages_b, stages_a, best2, children[written++]);
   return written;
 }
 

@@ -11,12 +11,13 @@ namespace geotrain {
 // (p_fall) every cut 1..L-1 instead. A cut whose child reuses a GPU in two
 // runs, or does not fit in memory, is skipped. Of equally fit cuts the
 // smallest wins. Writes 0, 1 or 2 children (c1 first) into `children`, with
-// their costs and stage lists, and returns how many. Uses the context's
+// their costs and stage lists, and returns how many; their genes are stale
+// (genes_of or write_genes writes them). Uses the context's
 // stages_*, starts_*, stage_in_* and positions scratch; one uniform draw
 // from `rng`. Each candidate is costed in three pieces (prefix stages,
 // junction, suffix stages) straight from the parents' stage lists: O(Q) per
-// candidate cut and O(L) per crossover (decoding the parents and writing
-// the two winners).
+// candidate cut and O(L) per crossover (decoding the parents), O(Q) with
+// both parents given as stages (below).
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children);
 
@@ -29,11 +30,10 @@ struct StageView {
 };
 void decode_stages(const int* genes, int num_layers, StageView& out);
 
-// The same with both parents already decoded (decode_stages of their genes):
+// The same with both parents given as stages (their genes' decode_stages):
 // the memetic loop decodes each population member once per generation, not
 // once per crossover it takes part in.
-int boundary_crossover(const Chromosome& p1, const StageView& stages_1, const Chromosome& p2,
-                       const StageView& stages_2, double fallback_rate, Rng& rng, OperatorContext& context,
-                       Chromosome* children);
+int boundary_crossover(const StageView& stages_1, const StageView& stages_2, double fallback_rate, Rng& rng,
+                       OperatorContext& context, Chromosome* children);
 
 }  // namespace geotrain

@@ -37,15 +37,26 @@ const std::vector<Stage>& stages_of(Chromosome& c) {
   return c.stages;
 }
 
+void write_genes(Chromosome& c) {
+  int layers = 0;
+  for (const Stage& s : c.stages) layers += s.layers;
+  c.genes.resize(static_cast<std::size_t>(layers));
+  int* genes = c.genes.data();
+  for (const Stage& s : c.stages) genes = std::fill_n(genes, s.layers, s.gpu);
+  c.genes_stale = false;
+}
+
 void assign_stages(Chromosome& c, const Stage* stages, int count) {
   c.stages.assign(stages, stages + count);
   int layers = 0;
   for (int q = 0; q < count; ++q) layers += stages[q].layers;
   c.genes.resize(static_cast<std::size_t>(layers));
+  c.genes_stale = false;
   for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(c.genes.data() + l, stages[q].layers, stages[q].gpu) - c.genes.data());
 }
 
 void replace_stages(Chromosome& c, const Stage* stages, int count) {
+  if (c.genes_stale) return c.stages.assign(stages, stages + count);
   const Stage* old = c.stages.data();
   const int old_count = static_cast<int>(c.stages.size());
   auto same = [](const Stage& a, const Stage& b) { return a.gpu == b.gpu && a.layers == b.layers; };

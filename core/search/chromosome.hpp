@@ -18,6 +18,10 @@ struct Chromosome {
   // that mutation, local search and crossover need not decode; empty for a
   // chromosome built from genes alone (decoded on first use).
   std::vector<Stage> stages;
+  // The genes lag the stages (write_genes brings them up to date): a
+  // crossover child's genes are written only if it survives to be compared
+  // by its genes; most children of a converged population do not.
+  bool genes_stale = false;
 };
 
 // The search's total order: lower objective first, equal objectives broken by
@@ -44,12 +48,19 @@ inline Plan decode_genes(const std::vector<int>& genes) {
 std::vector<int> encode_plan(const Plan& plan);
 // c.stages, decoded from c.genes first when empty.
 const std::vector<Stage>& stages_of(Chromosome& c);
+// c.genes, written from c.stages first when stale.
+void write_genes(Chromosome& c);
+inline const std::vector<int>& genes_of(Chromosome& c) {
+  if (c.genes_stale) write_genes(c);
+  return c.genes;
+}
 // Sets c's stages to stages[0, count) and its genes to theirs (as many
 // genes as the stages have layers; the buffers are reused).
 void assign_stages(Chromosome& c, const Stage* stages, int count);
 // The same for a chromosome whose stages are up to date and that keeps its
 // length: only the genes between the first and the last stage that differ
-// are rewritten (a mutation or a rebalancing changes a few stages).
+// are rewritten (a mutation or a rebalancing changes a few stages), and
+// none while they are stale.
 void replace_stages(Chromosome& c, const Stage* stages, int count);
 
 // Whether every GPU's layers form one run. Reusable: it keeps one stamp per

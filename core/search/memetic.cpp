@@ -107,7 +107,7 @@ void MemeticRun::breed() {
     const Chromosome& p1 = population_[parents_[a]];
     const Chromosome& p2 = population_[parents_[b]];
     if (p1.genes == p2.genes) continue;  // line 11
-    offspring_count_ += boundary_crossover(p1, member_stages(parents_[a]), p2, member_stages(parents_[b]),
+    offspring_count_ += boundary_crossover(member_stages(parents_[a]), member_stages(parents_[b]),
                                            settings_.crossover_fallback_rate, rng_, context_, &offspring_[offspring_count_]);
   }
 

@@ -210,10 +210,10 @@ struct GenePacking {
   }
 };
 
-int gpu_bound(const std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
+int gpu_bound(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population) {
   int most = 0;
   for (int i = 0; i < count; ++i)
-    for (int g : offspring[i].genes) most = std::max(most, g);
+    for (int g : genes_of(offspring[i])) most = std::max(most, g);
   for (const Chromosome& c : population)
     for (int g : c.genes) most = std::max(most, g);
   return most + 1;
@@ -238,15 +238,18 @@ int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector
     const int* genes;
     int slot;
   };
-  const int L = count > 0 ? static_cast<int>(offspring[0].genes.size()) : 0;
+  const int L = count > 0 ? static_cast<int>(genes_of(offspring[0]).size()) : 0;
   const GenePacking packing(num_gpus, L);
   const int from = packing.genes_in_word;  // genes the word does not decide
   std::vector<Key> keys;
   keys.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
-    const Chromosome& child = offspring[i];
+    Chromosome& child = offspring[i];
+    // Only a tie on the objective needs the genes to decide against the cutoff.
+    if (cutoff && child.cost.objective > cutoff->cost.objective) continue;
+    const int* genes = genes_of(child).data();
     if (cutoff && !fitter(child, *cutoff)) continue;
-    keys.push_back(Key{child.cost.objective, packing.pack(child.genes.data()), child.genes.data(), i});
+    keys.push_back(Key{child.cost.objective, packing.pack(genes), genes, i});
   }
   auto before = [L, from](const Key& a, const Key& b) {
     if (a.objective != b.objective) return a.objective < b.objective;

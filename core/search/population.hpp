@@ -54,12 +54,14 @@ class CapacityPlanSampler {
 void tournament_select(int population_size, int count, int tournament, Rng& rng, std::vector<int>& parents);
 
 // Sorts offspring[0, count) and drops duplicates among them and those already
-// in `population`; returns the number kept (they stay sorted at the front).
+// in `population`; returns the number kept (they stay sorted at the front,
+// their genes written). Offspring may come with stale genes.
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population);
 // The same with every gene known to be below `num_gpus` (no scan for the
 // bound). With `cutoff`, offspring not fitter than *cutoff are dropped too,
-// unsorted: the memetic loop passes a full population's worst member, whom
-// every incumbent beats, so such a child could never take a place.
+// unsorted, and their stale genes are not written: the memetic loop passes
+// a full population's worst member, whom every incumbent beats, so such a
+// child could never take a place.
 int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector<Chromosome>& population,
                 int num_gpus, const Chromosome* cutoff = nullptr);
 
