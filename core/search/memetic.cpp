@@ -106,7 +106,8 @@ void MemeticRun::breed() {
     if (b >= a) ++b;
     const Chromosome& p1 = population_[parents_[a]];
     const Chromosome& p2 = population_[parents_[b]];
-    if (p1.genes == p2.genes) continue;  // line 11
+    // Line 11. Equal genes have equal objectives: only a tie needs the genes.
+    if (parents_[a] == parents_[b] || (p1.cost.objective == p2.cost.objective && p1.genes == p2.genes)) continue;
     offspring_count_ += boundary_crossover(member_stages(parents_[a]), member_stages(parents_[b]),
                                            settings_.crossover_fallback_rate, rng_, context_, &offspring_[offspring_count_]);
   }
