@@ -165,6 +165,89 @@ void expect_pieces_equal_joined(const CostModel& model, Rng& rng, const char* wh
   }
 }
 
+// A random plan of `count` stages on distinct GPUs, holding all L layers.
+Plan random_plan(Rng& rng, int N, int L, int count) {
+  std::vector<int> gpus(static_cast<std::size_t>(N));
+  for (int g = 0; g < N; ++g) gpus[g] = g;
+  rng.shuffle(gpus.begin(), gpus.end());
+  Plan plan;
+  for (int q = 0, left = L; q < count; ++q) {
+    const int layers = q + 1 == count ? left : rng.uniform_int(1, left - (count - q - 1));
+    plan.push_back(Stage{gpus[q], layers});
+    left -= layers;
+  }
+  return plan;
+}
+
+// Crossover's candidates from their parents' stage sums (evaluate_joined):
+// for every pair of random plans and every cut where the child is a valid
+// chromosome, the figures of evaluate on the child's stage list, bit for
+// bit. Memory limits are tight in some pools, so feasibility flips with the
+// stage count and both outcomes are checked.
+void expect_joined_equal_evaluate(const CostModel& model, Rng& rng, const char* what, int* checked, int* infeasible) {
+  const int N = model.num_gpus(), L = model.num_layers();
+  for (int trial = 0; trial < 60; ++trial) {
+    const Plan a = random_plan(rng, N, L, rng.uniform_int(1, std::min(N, L)));
+    const Plan b = random_plan(rng, N, L, rng.uniform_int(1, std::min(N, L)));
+    const std::vector<StageSums> sums_a = stage_sums(model, a), sums_b = stage_sums(model, b);
+    const std::vector<int> genes_a = encode_plan(a), genes_b = encode_plan(b);
+    for (int cut = 1; cut < L; ++cut) {
+      std::vector<int> child(genes_a.begin(), genes_a.begin() + cut);
+      child.insert(child.end(), genes_b.begin() + cut, genes_b.end());
+      if (!is_contiguous(child, N)) continue;
+      // The stages of a holding layer cut - 1 and of b holding layer cut.
+      int last = 0, first = 0;
+      for (int l = 0, q = 0; q < static_cast<int>(a.size()); l += a[q++].layers)
+        if (l <= cut - 1) last = q;
+      for (int l = 0, q = 0; q < static_cast<int>(b.size()); l += b[q++].layers)
+        if (l <= cut) first = q;
+      int start_last = 0, end_first = 0;
+      for (int q = 0; q < last; ++q) start_last += a[q].layers;
+      for (int q = 0; q <= first; ++q) end_first += b[q].layers;
+      Stage junction[2];
+      int junction_count = 0;
+      if (a[last].gpu == b[first].gpu) {
+        junction[junction_count++] = Stage{a[last].gpu, end_first - start_last};
+      } else {
+        junction[junction_count++] = Stage{a[last].gpu, cut - start_last};
+        junction[junction_count++] = Stage{b[first].gpu, end_first - cut};
+      }
+      const PlanCost expected = model.evaluate(decode_genes(child));
+      const PlanCost got = evaluate_joined(model, a.data(), sums_a.data(), last, junction, junction_count, b.data(),
+                                           sums_b.data(), first + 1, static_cast<int>(b.size()));
+      ASSERT_EQ(got.objective, expected.objective) << what << " cut " << cut;
+      ASSERT_EQ(got.iteration_s, expected.iteration_s) << what;
+      ASSERT_EQ(got.energy_j, expected.energy_j) << what;
+      ASSERT_EQ(got.carbon_g, expected.carbon_g) << what;
+      ASSERT_EQ(got.cost, expected.cost) << what;
+      ASSERT_EQ(got.feasible, expected.feasible) << what << " cut " << cut;
+      ASSERT_EQ(got.bottleneck, expected.bottleneck) << what;
+      ++*checked;
+      *infeasible += !expected.feasible;
+    }
+  }
+}
+
+TEST(LoopShortcuts, CandidatesFromStageSumsCostAsTheirStageList) {
+  Rng rng(23);
+  int checked = 0, infeasible = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const Problem p = testing::random_pool(seed, testing::PoolShape{4, 6, 2, 10, true, -1});
+    expect_joined_equal_evaluate(CostModel(p), rng, "plain", &checked, &infeasible);
+    const CostModel grouped(p, GroupLayout{DeviceGroup{{0, 1}, 2}, DeviceGroup{{2}, 1}, DeviceGroup{{3}, 1}});
+    expect_joined_equal_evaluate(grouped, rng, "groups", &checked, &infeasible);
+  }
+  std::ifstream file(std::string(GEOTRAIN_EXAMPLES_DIR) + "/world-wide.json");
+  std::stringstream text;
+  text << file.rdbuf();
+  const PreparedProblem priced = prepare_problem(parse_problem_text(text.str()).problem, SolveOptions{});
+  ASSERT_TRUE(priced.model.has_prices());
+  expect_joined_equal_evaluate(priced.model, rng, "priced", &checked, &infeasible);
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(infeasible, 100);   // memory decided some candidates...
+  EXPECT_LT(infeasible, checked - 100);  // ...and let others through
+}
+
 TEST(LoopShortcuts, PlansInThreePiecesCostAsTheJoinedList) {
   Rng rng(11);
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {

@@ -73,9 +73,13 @@ class JunctionCheck {
   // The child at `cut`, costed in three pieces: the prefix parent's stages
   // before the junction, the junction's one or two stages, the suffix
   // parent's stages after it. Nothing is copied but the junction.
+  // With both parents' stage sums, from those (evaluate_joined).
   PlanCost cost(int cut, OperatorContext& context) const {
     Stage junction[2];
     const int junction_count = junction_stages(prefix_, last_, suffix_, first_, cut, junction);
+    if (prefix_.sums && suffix_.sums)
+      return context.evaluate_joined(prefix_.stages, prefix_.sums, last_, junction, junction_count, suffix_.stages,
+                                     suffix_.sums, first_ + 1, suffix_.count);
     return context.evaluate(prefix_.stages, last_, junction, junction_count, suffix_.stages + first_ + 1,
                             suffix_.count - first_ - 1);
   }
@@ -125,6 +129,7 @@ inline void consider(const JunctionCheck& check, int cut, OperatorContext& conte
 void write_child(const StageView& prefix_stages, const StageView& suffix_stages, const BestCut& best,
                  Chromosome& child) {
   child.genes_stale = true;
+  child.sums.clear();
   child.stages.resize(static_cast<std::size_t>(best.last + 2 + suffix_stages.count - best.first - 1));  // at most
   const int count =
       JunctionCheck::assemble(prefix_stages, best.last, suffix_stages, best.first, best.cut, child.stages.data());

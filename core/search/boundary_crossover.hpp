@@ -23,10 +23,13 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
 
 // A chromosome as stages: stage q is stages[q], from layer starts[q], with
 // starts[count] = L. The buffers (L and L + 1 long) belong to the caller.
+// With `sums` (the stages' stage_sums, count long), crossover costs its
+// candidates from them (evaluate_joined), else in three pieces.
 struct StageView {
   Stage* stages;
   int* starts;
   int count = 0;
+  const StageSums* sums = nullptr;
 };
 void decode_stages(const int* genes, int num_layers, StageView& out);
 

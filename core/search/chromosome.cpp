@@ -33,8 +33,17 @@ std::vector<int> encode_plan(const Plan& plan) {
 }
 
 const std::vector<Stage>& stages_of(Chromosome& c) {
-  if (c.stages.empty() && !c.genes.empty()) c.stages = decode_genes(c.genes);
+  if (c.stages.empty() && !c.genes.empty()) c.stages = decode_genes(c.genes), c.sums.clear();
   return c.stages;
+}
+
+const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model) {
+  const std::vector<Stage>& stages = stages_of(c);
+  if (c.sums.size() != stages.size()) {
+    c.sums.resize(stages.size());
+    stage_sums(model, stages.data(), static_cast<int>(stages.size()), c.sums.data());
+  }
+  return c.sums;
 }
 
 void write_genes(Chromosome& c) {
@@ -48,6 +57,7 @@ void write_genes(Chromosome& c) {
 
 void assign_stages(Chromosome& c, const Stage* stages, int count) {
   c.stages.assign(stages, stages + count);
+  c.sums.clear();
   int layers = 0;
   for (int q = 0; q < count; ++q) layers += stages[q].layers;
   c.genes.resize(static_cast<std::size_t>(layers));
@@ -56,6 +66,7 @@ void assign_stages(Chromosome& c, const Stage* stages, int count) {
 }
 
 void replace_stages(Chromosome& c, const Stage* stages, int count) {
+  c.sums.clear();
   if (c.genes_stale) return c.stages.assign(stages, stages + count);
   const Stage* old = c.stages.data();
   const int old_count = static_cast<int>(c.stages.size());

@@ -8,6 +8,7 @@
 
 #include "model/cost_model.hpp"
 #include "model/plan.hpp"
+#include "model/stage_sums.hpp"
 
 namespace geotrain {
 
@@ -22,6 +23,10 @@ struct Chromosome {
   // crossover child's genes are written only if it survives to be compared
   // by its genes; most children of a converged population do not.
   bool genes_stale = false;
+  // stage_sums of the stages, filled when the chromosome first acts as a
+  // crossover parent (a member of a converged population does so in many
+  // generations); cleared whenever the stages change.
+  std::vector<StageSums> sums{};
 };
 
 // The search's total order: lower objective first, equal objectives broken by
@@ -48,6 +53,8 @@ inline Plan decode_genes(const std::vector<int>& genes) {
 std::vector<int> encode_plan(const Plan& plan);
 // c.stages, decoded from c.genes first when empty.
 const std::vector<Stage>& stages_of(Chromosome& c);
+// c.sums, filled first when empty.
+const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model);
 // c.genes, written from c.stages first when stale.
 void write_genes(Chromosome& c);
 inline const std::vector<int>& genes_of(Chromosome& c) {
@@ -112,6 +119,15 @@ class OperatorContext {
   PlanCost evaluate(const Stage* stages, int count) {
     ++evaluations_;
     return model_.evaluate(stages, count);
+  }
+  // The same for crossover's candidates from their parents' stage sums
+  // (evaluate_joined: the same figures).
+  PlanCost evaluate_joined(const Stage* prefix, const StageSums* prefix_sums, int head, const Stage* junction,
+                           int junction_count, const Stage* suffix, const StageSums* suffix_sums, int from,
+                           int suffix_count) {
+    ++evaluations_;
+    return geotrain::evaluate_joined(model_, prefix, prefix_sums, head, junction, junction_count, suffix, suffix_sums,
+                                     from, suffix_count);
   }
   // The same for a plan in three pieces (crossover's candidates, uncopied).
   PlanCost evaluate(const Stage* head, int head_count, const Stage* middle, int middle_count, const Stage* tail,

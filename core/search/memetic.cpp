@@ -83,6 +83,7 @@ StageView MemeticRun::member_stages(int member) {
     view.starts[view.count] = context_.num_layers();
     decoded_[m] = view.count;
   }
+  view.sums = sums_of(population_[m], context_.model()).data();
   return view;
 }
 
