@@ -107,8 +107,9 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
     buffer->assign(size, Stage{});
   scratch_.stage_time.assign(size, 0.0), scratch_.stage_load.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
-  for (std::vector<int>* buffer : {&scratch_.stage_in_a, &scratch_.stage_in_b})
-    buffer->assign(gpus, 0);
+  scratch_.stage_in.assign(gpus, 0);
+  for (std::vector<std::uint64_t>* buffer : {&scratch_.cut_words, &scratch_.bad_cut_words_1, &scratch_.bad_cut_words_2})
+    buffer->assign(static_cast<std::size_t>(model.num_layers() / 64 + 1), 0);
   max_layers_rows_.resize(static_cast<std::size_t>(std::min(model.num_layers(), model.num_gpus()) + 1));
 }
 

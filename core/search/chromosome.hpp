@@ -160,9 +160,11 @@ class OperatorContext {
     std::vector<double> stage_time, stage_load;                  // per stage: one layer's compute, load
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
     std::vector<int> starts_a, starts_b;                         // the parents' stage starts
-    // Per GPU (N long): each GPU's stage in crossover's parents; only the
+    // Per GPU (N long): each GPU's stage in a crossover parent; only the
     // entries of the parents' GPUs are read, and each crossover resets those.
-    std::vector<int> stage_in_a, stage_in_b;
+    std::vector<int> stage_in;
+    // Crossover's cut positions as bits, L / 64 + 1 words each.
+    std::vector<std::uint64_t> cut_words, bad_cut_words_1, bad_cut_words_2;
   };
   Scratch& scratch() { return scratch_; }
 
