@@ -17,7 +17,7 @@ int fits_up_to(const CostModel& m, int gpu, int layers, bool last, int most) {
   int low = 0, high = most;  // fits at low (0: vacuously), unknown above
   while (low < high) {
     const int mid = low + (high - low + 1) / 2;
-    if (fits<kGroups>(m, gpu, layers, last, mid)) low = mid;
+    if (fits<kGroups>(m, gpu, layers, last, mid, m.layer_memory_bytes(mid))) low = mid;
     else high = mid - 1;
   }
   return low;

@@ -47,9 +47,10 @@ namespace stage_sums_detail {
 
 // Whether `layers` layers on `gpu` fit at `count` stages: evaluate's test,
 // written the same way (the same products and sums), so it decides alike.
+// `layer_bytes` is m.layer_memory_bytes(count), which a plan's stages share.
 template <bool kGroups>
-inline bool fits(const CostModel& m, int gpu, int layers, bool last, int count) {
-  double bytes = layers * (kGroups ? m.layer_memory_bytes(gpu, count) : m.layer_memory_bytes(count));
+inline bool fits(const CostModel& m, int gpu, int layers, bool last, int count, double layer_bytes) {
+  double bytes = layers * (kGroups ? m.layer_memory_bytes(gpu, count) : layer_bytes);
   if (last) bytes += kGroups ? m.head_memory_bytes(gpu) : m.head_memory_bytes();
   return bytes <= m.memory_limit_bytes(gpu);
 }
@@ -97,6 +98,7 @@ inline PlanCost joined(const CostModel& m, const Stage* prefix, const StageSums*
               before.money_idle_before, before.money_active_before, before.bottleneck_before};
   bool feasible = m.allows_stage_count(count) && count <= before.fits_before &&
                   (from == suffix_count || count <= suffix_sums[from].fits_from);
+  const double layer_bytes = m.layer_memory_bytes(count);
   for (int k = 0; k < junction_count; ++k) {
     const int q = head + k, gpu = junction[k].gpu, layers = junction[k].layers;
     const bool last = q + 1 == count;
@@ -111,7 +113,7 @@ inline PlanCost joined(const CostModel& m, const Stage* prefix, const StageSums*
     run.add<kGroups, kPriced>(t.tau, m.idle_w(gpu), m.active_extra_w(gpu) * t.comp,
                               kGroups ? m.data_parallel_sync_s(gpu, layers, last) : 0.0, c_idle, c_active, m_idle,
                               m_active, q);
-    feasible = feasible && fits<kGroups>(m, gpu, layers, last, count);
+    feasible = feasible & fits<kGroups>(m, gpu, layers, last, count, layer_bytes);
   }
   for (int j = from, q = head + junction_count; j < suffix_count; ++j, ++q) {
     const StageSums& s = suffix_sums[j];
