@@ -386,3 +386,75 @@ TEST(LoopShortcuts, DeduplicationWritesOnlyTheGenesItCompares) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// Alg. 4 as it was first written here: the worst stage in one pass, the
+// best other one in a second. The local search picks both in one pass and
+// lets best be the worst (then it stops, as the paper's rule does there):
+// the same moves and steps, ties (to the lower index) included.
+int two_pass_rebalance(const CostModel& model, const int* gpu, int* layers, int count) {
+  std::vector<double> time(static_cast<std::size_t>(count)), load(static_cast<std::size_t>(count));
+  std::vector<int> capacity(static_cast<std::size_t>(count));
+  for (int q = 0; q < count; ++q) {
+    capacity[q] = model.max_layers(gpu[q], count, q + 1 == count);
+    time[q] = model.layer_compute_s(gpu[q]);
+  }
+  int steps = 0;
+  while (steps < model.num_layers() * count + 1) {
+    int worst = -1, best = -1;
+    for (int q = 0; q < count; ++q) {
+      load[q] = layers[q] * time[q];
+      if (layers[q] >= 2 && (worst < 0 || load[q] > load[worst])) worst = q;
+    }
+    for (int q = 0; q < count; ++q)
+      if (q != worst && layers[q] < capacity[q] && (best < 0 || load[q] < load[best])) best = q;
+    if (worst < 0 || best < 0 || time[best] >= time[worst]) break;
+    const int n_worst = layers[worst], n_best = layers[best];
+    auto pair_max = [&](int moved) { return std::max((n_worst - moved) * time[worst], (n_best + moved) * time[best]); };
+    const int most = std::min(capacity[best] - n_best, n_worst - 1);
+    int delta = most;
+    for (int i = 1; i < most; ++i)
+      if ((n_best + i) * time[best] >= (n_worst - i) * time[worst]) {
+        delta = i;
+        break;
+      }
+    if (delta > 1 && pair_max(delta - 1) < pair_max(delta)) --delta;
+    if (!(pair_max(delta) < pair_max(0))) break;
+    layers[worst] -= delta, layers[best] += delta;
+    ++steps;
+  }
+  return steps;
+}
+
+TEST(LoopShortcuts, OnePassStagePickIsTheTwoPassRule) {
+  Rng rng(31);
+  int moved = 0, tied = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    Problem p = testing::random_pool(seed, testing::PoolShape{4, 8, 6, 16, true, -1});
+    for (Gpu& g : p.gpus) g.peak_tflops = 100.0 * rng.uniform_int(1, 2);  // two speeds: loads often tie
+    const CostModel model(p);
+    const int N = model.num_gpus(), L = model.num_layers();
+    for (int trial = 0; trial < 50; ++trial) {
+      const Plan plan = random_plan(rng, N, L, rng.uniform_int(1, std::min(N, L)));
+      const int count = static_cast<int>(plan.size());
+      std::vector<int> gpu, layers, reference;
+      for (const Stage& s : plan) gpu.push_back(s.gpu), layers.push_back(s.layers);
+      reference = layers;
+      std::vector<int> capacity(static_cast<std::size_t>(count));
+      for (int a = 0; a < count; ++a)
+        for (int b = a + 1; b < count; ++b)
+          tied += layers[a] * model.layer_compute_s(gpu[a]) == layers[b] * model.layer_compute_s(gpu[b]);
+      const int steps = rebalance_layers(model, gpu.data(), layers.data(), count, capacity.data());
+      ASSERT_EQ(steps, two_pass_rebalance(model, gpu.data(), reference.data(), count)) << "pool " << seed;
+      ASSERT_EQ(layers, reference) << "pool " << seed;
+      moved += steps > 0;
+    }
+  }
+  EXPECT_GT(moved, 300);  // the rule did move layers...
+  EXPECT_GT(tied, 300);   // ...among stages whose loads tie
+}
+
+}  // namespace
+}  // namespace geotrain

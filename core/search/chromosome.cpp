@@ -105,7 +105,7 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
     buffer->assign(size, 0);
   for (std::vector<Stage>* buffer : {&scratch_.stages_a, &scratch_.stages_b, &scratch_.stages_child})
     buffer->assign(size, Stage{});
-  scratch_.stage_time.assign(size, 0.0), scratch_.stage_load.assign(size, 0.0);
+  scratch_.stage_time.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
   scratch_.stage_in.assign(gpus, 0);
   for (std::vector<std::uint64_t>* buffer : {&scratch_.cut_words, &scratch_.bad_cut_words_1, &scratch_.bad_cut_words_2})

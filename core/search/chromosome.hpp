@@ -157,7 +157,7 @@ class OperatorContext {
     std::vector<int> positions;                                  // cut or split positions
     std::vector<int> stage_gpu, stage_layers, stage_capacity;    // a decoded plan
     std::vector<int> gpus;                                       // a list of GPU indices
-    std::vector<double> stage_time, stage_load;                  // per stage: one layer's compute, load
+    std::vector<double> stage_time;                              // per stage: one layer's compute
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
     std::vector<int> starts_a, starts_b;                         // the parents' stage starts
     // Per GPU (N long): each GPU's stage in a crossover parent; only the

@@ -11,55 +11,55 @@ struct Transfer {
   int worst = -1, best = -1;
 };
 
-// Alg. 4, lines 2-5, with ties to the lower stage index. `time[q]`: one
-// layer's compute time on stage q's GPU; `load` is scratch (count long).
-Transfer pick_stages(const double* time, const int* layers, const int* capacity, int count, double* load) {
-  Transfer t;
-  double worst_load = 0, best_load = 0;
+// Alg. 4, lines 2-5, with ties to the lower stage index, in one pass.
+// `time[q]`: one layer's compute time on stage q's GPU. Best is the least
+// loaded stage with room, which may be the worst itself: then the loop
+// stops at line 6 (a stage is not faster than itself), as it does with the
+// paper's best (the least loaded other stage with room). For that one
+// carries the worst's load too (the worst's is the largest and the least),
+// and a move onto it raises it above that, so it is never an improvement.
+Transfer pick_stages(const double* time, const int* layers, const int* capacity, int count) {
+  int worst = -1, least = -1;
+  double worst_load = 0, least_load = 0;
   // Selects, not branches: which stage wins is data, mispredicted as a branch.
   for (int q = 0; q < count; ++q) {
-    load[q] = layers[q] * time[q];
-    const bool worse = (layers[q] >= 2) & ((t.worst < 0) | (load[q] > worst_load));
-    t.worst = worse ? q : t.worst;
-    worst_load = worse ? load[q] : worst_load;
+    const double load = layers[q] * time[q];
+    const bool worse = (layers[q] >= 2) & ((worst < 0) | (load > worst_load));
+    worst = worse ? q : worst;
+    worst_load = worse ? load : worst_load;
+    const bool lesser = (layers[q] < capacity[q]) & ((least < 0) | (load < least_load));
+    least = lesser ? q : least;
+    least_load = lesser ? load : least_load;
   }
-  for (int q = 0; q < count; ++q) {
-    const bool better = (q != t.worst) & (layers[q] < capacity[q]) & ((t.best < 0) | (load[q] < best_load));
-    t.best = better ? q : t.best;
-    best_load = better ? load[q] : best_load;
-  }
-  return t;
+  return Transfer{worst, least};
 }
 
-// Alg. 4's loop with each stage's capacity and layer time given; `load` is
-// scratch (stage_count long).
-int rebalance_within(int num_layers, const double* time, int* stage_layers, int stage_count, const int* capacity,
-                     double* load);
+// Alg. 4's loop with each stage's capacity and layer time given.
+int rebalance_within(int num_layers, const double* time, int* stage_layers, int stage_count, const int* capacity);
 
 }  // namespace
 
 int rebalance_layers(const CostModel& model, const int* stage_gpu, int* stage_layers, int stage_count,
                      int* capacity_scratch) {
   int* capacity = capacity_scratch;
-  std::vector<double> time(static_cast<std::size_t>(stage_count)), load(static_cast<std::size_t>(stage_count));
+  std::vector<double> time(static_cast<std::size_t>(stage_count));
   for (int q = 0; q < stage_count; ++q) {
     capacity[q] = model.max_layers(stage_gpu[q], stage_count, q + 1 == stage_count);
     time[q] = model.layer_compute_s(stage_gpu[q]);
   }
-  return rebalance_within(model.num_layers(), time.data(), stage_layers, stage_count, capacity, load.data());
+  return rebalance_within(model.num_layers(), time.data(), stage_layers, stage_count, capacity);
 }
 
 namespace {
 
-int rebalance_within(int num_layers, const double* time, int* stage_layers, int stage_count, const int* capacity,
-                     double* load) {
+int rebalance_within(int num_layers, const double* time, int* stage_layers, int stage_count, const int* capacity) {
   // Each step lowers the largest load of the pair it touches below the old
   // maximum, so the sorted loads fall lexicographically and the loop ends;
   // the bound only guards against a flaw in that argument.
   const int max_steps = num_layers * stage_count + 1;
   int steps = 0;
   while (steps < max_steps) {
-    const Transfer t = pick_stages(time, stage_layers, capacity, stage_count, load);
+    const Transfer t = pick_stages(time, stage_layers, capacity, stage_count);
     if (t.worst < 0 || t.best < 0) break;
     const double time_worst = time[t.worst];
     const double time_best = time[t.best];
@@ -102,7 +102,7 @@ bool rebalance_capacity(Chromosome& child, OperatorContext& context) {
     capacity[q] = context.max_layers(stages[q].gpu, count, q + 1 == count);
     time[q] = context.model().layer_compute_s(stages[q].gpu);
   }
-  if (rebalance_within(context.num_layers(), time, layers, count, capacity, scratch.stage_load.data()) == 0)
+  if (rebalance_within(context.num_layers(), time, layers, count, capacity) == 0)
     return false;
   // Same GPUs in the same order: the genes changed exactly when a count did.
   bool changed = false;
