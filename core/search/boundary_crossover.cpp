@@ -122,9 +122,11 @@ void write_child(const StageView& prefix, const StageView& suffix, const BestCut
   Stage junction[2];
   const int junction_count = junction_stages(prefix, best.last, suffix, best.first, best.cut, junction);
   child.stages.resize(static_cast<std::size_t>(best.last + junction_count + suffix.count - best.first - 1));
-  Stage* out = std::copy(prefix.stages, prefix.stages + best.last, child.stages.data());
-  out = std::copy(junction, junction + junction_count, out);
-  std::copy(suffix.stages + best.first + 1, suffix.stages + suffix.count, out);
+  // Element loops: the runs are a few stages long, shorter than a memmove call costs.
+  Stage* out = child.stages.data();
+  for (int q = 0; q < best.last; ++q) *out++ = prefix.stages[q];
+  for (int k = 0; k < junction_count; ++k) *out++ = junction[k];
+  for (int q = best.first + 1; q < suffix.count; ++q) *out++ = suffix.stages[q];
   child.cost = best.cost;
 }
 
