@@ -118,7 +118,7 @@ BestCut best_cut(const StageView& prefix, const StageView& suffix, const Word* c
 // around the junction; its genes are left stale (genes_of writes them).
 void write_child(const StageView& prefix, const StageView& suffix, const BestCut& best, Chromosome& child) {
   child.genes_stale = true;
-  child.sums.clear();
+  forget_parent_view(child);
   Stage junction[2];
   const int junction_count = junction_stages(prefix, best.last, suffix, best.first, best.cut, junction);
   child.stages.resize(static_cast<std::size_t>(best.last + junction_count + suffix.count - best.first - 1));

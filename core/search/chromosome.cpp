@@ -33,15 +33,19 @@ std::vector<int> encode_plan(const Plan& plan) {
 }
 
 const std::vector<Stage>& stages_of(Chromosome& c) {
-  if (c.stages.empty() && !c.genes.empty()) c.stages = decode_genes(c.genes), c.sums.clear();
+  if (c.stages.empty() && !c.genes.empty()) c.stages = decode_genes(c.genes), forget_parent_view(c);
   return c.stages;
 }
 
 const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model) {
   const std::vector<Stage>& stages = stages_of(c);
   if (c.sums.size() != stages.size()) {
+    const int count = static_cast<int>(stages.size());
     c.sums.resize(stages.size());
-    stage_sums(model, stages.data(), static_cast<int>(stages.size()), c.sums.data());
+    stage_sums(model, stages.data(), count, c.sums.data());
+    c.starts.resize(stages.size() + 1);
+    c.starts[0] = 0;
+    for (int q = 0; q < count; ++q) c.starts[q + 1] = c.starts[q] + stages[q].layers;
   }
   return c.sums;
 }
@@ -57,7 +61,7 @@ void write_genes(Chromosome& c) {
 
 void assign_stages(Chromosome& c, const Stage* stages, int count) {
   c.stages.assign(stages, stages + count);
-  c.sums.clear();
+  forget_parent_view(c);
   int layers = 0;
   for (int q = 0; q < count; ++q) layers += stages[q].layers;
   c.genes.resize(static_cast<std::size_t>(layers));
@@ -66,7 +70,7 @@ void assign_stages(Chromosome& c, const Stage* stages, int count) {
 }
 
 void replace_stages(Chromosome& c, const Stage* stages, int count) {
-  c.sums.clear();
+  forget_parent_view(c);
   if (c.genes_stale) return c.stages.assign(stages, stages + count);
   const Stage* old = c.stages.data();
   const int old_count = static_cast<int>(c.stages.size());

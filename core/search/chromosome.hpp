@@ -4,6 +4,7 @@
 // GPU's layers are contiguous and every stage fits its GPU's memory (Eq. 19).
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "model/cost_model.hpp"
@@ -23,11 +24,29 @@ struct Chromosome {
   // crossover child's genes are written only if it survives to be compared
   // by its genes; most children of a converged population do not.
   bool genes_stale = false;
-  // stage_sums of the stages, filled when the chromosome first acts as a
+  // stage_sums of the stages and each stage's first layer (count + 1
+  // entries, the last L), filled when the chromosome first acts as a
   // crossover parent (a member of a converged population does so in many
-  // generations); cleared whenever the stages change.
+  // generations); cleared whenever the stages change (forget_parent_view).
   std::vector<StageSums> sums{};
+  std::vector<int> starts{};
 };
+
+// Member by member: std::swap's generic move-construct-and-assign costs
+// three moves of each vector, and the replacement swaps chromosomes a lot.
+inline void swap(Chromosome& a, Chromosome& b) noexcept {
+  a.genes.swap(b.genes);
+  std::swap(a.cost, b.cost);
+  a.stages.swap(b.stages);
+  std::swap(a.genes_stale, b.genes_stale);
+  a.sums.swap(b.sums);
+  a.starts.swap(b.starts);
+}
+
+inline void forget_parent_view(Chromosome& c) {
+  c.sums.clear();
+  c.starts.clear();
+}
 
 // The search's total order: lower objective first, equal objectives broken by
 // the genes, lexicographically. Total, so that every sort, tournament and
@@ -53,7 +72,7 @@ inline Plan decode_genes(const std::vector<int>& genes) {
 std::vector<int> encode_plan(const Plan& plan);
 // c.stages, decoded from c.genes first when empty.
 const std::vector<Stage>& stages_of(Chromosome& c);
-// c.sums, filled first when empty.
+// c.sums, filled first when empty (and c.starts with them).
 const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model);
 // c.genes, written from c.stages first when stale.
 void write_genes(Chromosome& c);

@@ -73,26 +73,17 @@ bool MemeticRun::step() {
   return !finished_;
 }
 
+// A member as crossover reads it: its own stage list, starts and stage
+// sums, kept with it from the generation it first acted as a parent.
 StageView MemeticRun::member_stages(int member) {
-  const std::size_t L = static_cast<std::size_t>(context_.num_layers()), m = static_cast<std::size_t>(member);
-  StageView view{&member_stages_[m * L], &member_starts_[m * (L + 1)], decoded_[m]};
-  if (view.count < 0) {  // from the member's own stage list: O(Q), no decoding
-    const std::vector<Stage>& stages = stages_of(population_[m]);
-    view.count = static_cast<int>(stages.size());
-    for (int q = 0, start = 0; q < view.count; start += stages[q++].layers) view.stages[q] = stages[q], view.starts[q] = start;
-    view.starts[view.count] = context_.num_layers();
-    decoded_[m] = view.count;
-  }
-  view.sums = sums_of(population_[m], context_.model()).data();
-  return view;
+  Chromosome& c = population_[static_cast<std::size_t>(member)];
+  const StageSums* sums = sums_of(c, context_.model()).data();  // fills c.starts too
+  return StageView{c.stages.data(), c.starts.data(), static_cast<int>(c.stages.size()), sums};
 }
 
 // Alg. 1, lines 7-20.
 void MemeticRun::breed() {
   const int size = static_cast<int>(population_.size());
-  const std::size_t L = static_cast<std::size_t>(context_.num_layers()), members = static_cast<std::size_t>(size);
-  if (member_stages_.size() < members * L) member_stages_.resize(members * L), member_starts_.resize(members * (L + 1));
-  decoded_.assign(members, -1);
   tournament_select(size, size, settings_.tournament, rng_, parents_);
   offspring_count_ = 0;
   if (offspring_.size() < 2 * parents_.size()) offspring_.resize(2 * parents_.size());

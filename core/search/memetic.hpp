@@ -68,11 +68,6 @@ class MemeticRun {
   std::vector<Chromosome> offspring_;  // slots reused across generations; the first offspring_count_ are live
   std::vector<Chromosome> spare_;      // recycled by the replacement
   std::vector<int> parents_;
-  // Each population member's stages, decoded on its first crossover of a
-  // generation (decoded_[i] < 0: not yet): members take part in many.
-  std::vector<Stage> member_stages_;  // L per member
-  std::vector<int> member_starts_;    // L + 1 per member
-  std::vector<int> decoded_;          // stage count, or -1
   StageView member_stages(int member);
   int offspring_count_ = 0;
   int generation_ = 0;

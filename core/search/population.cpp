@@ -287,7 +287,7 @@ int deduplicate(std::vector<Chromosome>& offspring, int count, const std::vector
   for (int i = 0; i < count; ++i)  // follow each cycle of the permutation with swaps
     while (place[i] != i) {
       const int to = place[i];
-      std::swap(offspring[i], offspring[to]);
+      swap(offspring[i], offspring[to]);
       std::swap(place[i], place[to]);
     }
   return kept;
@@ -306,9 +306,9 @@ void steady_state_replace(std::vector<Chromosome>& population, std::vector<Chrom
     const bool incumbent_next = j >= count || (i < incumbents && fitter(population[i], offspring[j]));
     if (incumbent_next) {
       if (i >= kept) --open;  // i < kept: an elite, placed whatever `open` says
-      std::swap(spare[t++], population[i++]);
+      swap(spare[t++], population[i++]);
     } else if (open > 0) {
-      std::swap(spare[t++], offspring[j++]);
+      swap(spare[t++], offspring[j++]);
       --open;
     } else {
       ++j;  // the open places are gone; only elites still to come get one
