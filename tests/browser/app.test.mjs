@@ -219,6 +219,11 @@ test('edits GPUs, the site matrix, link overrides, lambda and presets', async ()
   await context.close();
 });
 
+// Until the problem's name field shows `name` (the editor renders the store's problem).
+async function waitForName(page, name) {
+  await page.waitForFunction((wanted) => document.querySelector('[data-path="name"]')?.value === wanted, name);
+}
+
 test('round-trips a share link, and a link\'s text never becomes HTML', async () => {
   const first = await freshPage();
   await openExample(first.page, 'asymmetric-link');
@@ -239,6 +244,9 @@ test('round-trips a share link, and a link\'s text never becomes HTML', async ()
   const mine = await problemIn(second.page);
   await second.page.goto(server.url + link.slice(link.indexOf('#')));
   await waitReady(second.page);
+  // Only the fragment changed, so the page stays loaded (it was ready before) and opens the link
+  // on hashchange, through the worker: wait until it has (under load that takes a while).
+  await waitForName(second.page, original.name);
   assert.deepEqual(await problemIn(second.page), original);
   await second.page.locator('.notice', { hasText: 'Opened the shared problem' }).getByRole('button', { name: 'Undo' }).click();
   assert.deepEqual(await problemIn(second.page), mine);
@@ -252,6 +260,7 @@ test('round-trips a share link, and a link\'s text never becomes HTML', async ()
   const hostile = { ...original, name: '<img src=x onerror="window.__pwned=1">', story: '<script>window.__pwned=2</script>' };
   await second.page.goto(server.url + linkFor(JSON.stringify(hostile)));
   await waitReady(second.page);
+  await waitForName(second.page, hostile.name);  // a hashchange again, as above
   assert.deepEqual(await problemIn(second.page), hostile);
   assert.equal(await second.page.inputValue('[data-path="name"]'), hostile.name);
   assert.equal(await second.page.locator('img, script:not([src])').count(), 0);
