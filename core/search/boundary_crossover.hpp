@@ -12,19 +12,20 @@ namespace geotrain {
 // runs, or does not fit in memory, is skipped. Of equally fit cuts the
 // smallest wins. Writes 0, 1 or 2 children (c1 first) into `children`, with
 // their costs and stage lists, and returns how many; their genes are stale
-// (genes_of or write_genes writes them). Uses the context's
-// stages_*, starts_*, stage_in_* and positions scratch; one uniform draw
-// from `rng`. Each candidate is costed in three pieces (prefix stages,
-// junction, suffix stages) straight from the parents' stage lists: O(Q) per
-// candidate cut and O(L) per crossover (decoding the parents), O(Q) with
-// both parents given as stages (below).
+// (genes_of or write_genes writes them). Uses the context's stages_*,
+// starts_*, stage_in and cut-word scratch; one uniform draw from `rng`. The
+// valid cuts are found as bit masks in O(Q + L / 64), and each is costed
+// straight from the parents' stage lists, in three pieces (prefix stages,
+// junction, suffix stages), O(Q) per candidate; O(L) per crossover to
+// decode the parents, none with both given as stages (below).
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children);
 
 // A chromosome as stages: stage q is stages[q], from layer starts[q], with
 // starts[count] = L. The buffers (L and L + 1 long) belong to the caller.
 // With `sums` (the stages' stage_sums, count long), crossover costs its
-// candidates from them (evaluate_joined), else in three pieces.
+// candidates from them (evaluate_joined: a lookup for the prefix, one
+// addition per term for each suffix stage), else in three pieces.
 struct StageView {
   Stage* stages;
   int* starts;
