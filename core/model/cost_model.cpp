@@ -306,19 +306,6 @@ PlanCost CostModel::evaluate(const Stage* stages, int count) const noexcept {
   return dispatch(count, stage);
 }
 
-PlanCost CostModel::evaluate(const Stage* head, int head_count, const Stage* middle, int middle_count,
-                             const Stage* tail, int tail_count) const noexcept {
-  const int before_tail = head_count + middle_count;
-  // Written as selects, not branches: where the pieces meet differs from
-  // one candidate to the next, so branches there would be mispredicted.
-  const auto stage = [=](int q) {
-    const Stage* s = q < head_count ? head + q : middle + (q - head_count);
-    s = q < before_tail ? s : tail + (q - before_tail);
-    return std::pair<int, int>(s->gpu, s->layers);
-  };
-  return dispatch(before_tail + tail_count, stage);
-}
-
 PlanCost CostModel::evaluate_genes(const int* genes) const noexcept {
   const int L = num_layers_;
   int count = 1;

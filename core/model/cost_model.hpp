@@ -65,12 +65,6 @@ class CostModel {
   // A chromosome: one GPU index per layer (num_layers() of them), each GPU's
   // layers contiguous. Decoded in one scan, without building the stage list.
   PlanCost evaluate_genes(const int* genes) const noexcept;
-  // A plan given in three pieces, its stages head[0, head_count), then
-  // middle[0, middle_count), then tail[0, tail_count): crossover's candidates
-  // (a prefix of one parent, the junction, a suffix of the other) without
-  // copying them into one list. The figures of evaluate on the joined list.
-  PlanCost evaluate(const Stage* head, int head_count, const Stage* middle, int middle_count, const Stage* tail,
-                    int tail_count) const noexcept;
 
   // Only plans of fewest..most stages are allowed (by default every count):
   // others evaluate as infeasible and max_layers is 0 for them, so every

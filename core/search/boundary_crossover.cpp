@@ -89,8 +89,7 @@ struct BestCut {
 // Alg. 2, lines 11-14, for one side: every valid child prefix[:cut] +
 // suffix[cut:] in ascending cut order; one strictly fitter than the best so
 // far takes its place. A candidate is costed from the parents' stage lists
-// in place (from their stage sums when both have them): the figures its
-// genes would give, bit for bit.
+// and stage sums in place: the figures its genes would give, bit for bit.
 BestCut best_cut(const StageView& prefix, const StageView& suffix, const Word* cuts, const Word* bad,
                  int num_layers, OperatorContext& context) {
   BestCut best;
@@ -102,12 +101,8 @@ BestCut best_cut(const StageView& prefix, const StageView& suffix, const Word* c
       while (suffix.starts[first + 1] <= cut) ++first;
       Stage junction[2];
       const int junction_count = junction_stages(prefix, last, suffix, first, cut, junction);
-      const PlanCost cost =
-          prefix.sums && suffix.sums
-              ? context.evaluate_joined(prefix.stages, prefix.sums, last, junction, junction_count, suffix.stages,
-                                        suffix.sums, first + 1, suffix.count)
-              : context.evaluate(prefix.stages, last, junction, junction_count, suffix.stages + first + 1,
-                                 suffix.count - first - 1);
+      const PlanCost cost = context.evaluate_joined(prefix.stages, prefix.sums, last, junction, junction_count,
+                                                    suffix.stages, suffix.sums, first + 1, suffix.count);
       if (cost.feasible && (best.cut < 0 || cost.objective < best.cost.objective)) best = BestCut{cut, cost, last, first};
     }
   }
@@ -145,10 +140,12 @@ void decode_stages(const int* genes, int num_layers, StageView& out) {
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children) {
   OperatorContext::Scratch& scratch = context.scratch();
-  StageView stages_a{scratch.stages_a.data(), scratch.starts_a.data()};
-  StageView stages_b{scratch.stages_b.data(), scratch.starts_b.data()};
+  StageView stages_a{scratch.stages_a.data(), scratch.starts_a.data(), 0, scratch.sums_a.data()};
+  StageView stages_b{scratch.stages_b.data(), scratch.starts_b.data(), 0, scratch.sums_b.data()};
   decode_stages(p1.genes.data(), context.num_layers(), stages_a);
   decode_stages(p2.genes.data(), context.num_layers(), stages_b);
+  stage_sums(context.model(), stages_a.stages, stages_a.count, scratch.sums_a.data());
+  stage_sums(context.model(), stages_b.stages, stages_b.count, scratch.sums_b.data());
   return boundary_crossover(stages_a, stages_b, fallback_rate, rng, context, children);
 }
 

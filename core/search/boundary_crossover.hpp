@@ -15,17 +15,17 @@ namespace geotrain {
 // (genes_of or write_genes writes them). Uses the context's stages_*,
 // starts_*, stage_in and cut-word scratch; one uniform draw from `rng`. The
 // valid cuts are found as bit masks in O(Q + L / 64), and each is costed
-// straight from the parents' stage lists, in three pieces (prefix stages,
-// junction, suffix stages), O(Q) per candidate; O(L) per crossover to
-// decode the parents, none with both given as stages (below).
+// from the parents' stage lists and stage sums (evaluate_joined), O(Q) per
+// candidate; O(L) per crossover to decode the parents and sum their stages,
+// none with both given as stages (below).
 int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children);
 
 // A chromosome as stages: stage q is stages[q], from layer starts[q], with
 // starts[count] = L. The buffers (L and L + 1 long) belong to the caller.
-// With `sums` (the stages' stage_sums, count long), crossover costs its
-// candidates from them (evaluate_joined: a lookup for the prefix, one
-// addition per term for each suffix stage), else in three pieces.
+// `sums` (the stages' stage_sums, count long) is what crossover costs its
+// candidates from (evaluate_joined: a lookup for the prefix, one addition
+// per term for each suffix stage); decode_stages leaves it as it is.
 struct StageView {
   Stage* stages;
   int* starts;

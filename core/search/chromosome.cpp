@@ -62,11 +62,7 @@ void write_genes(Chromosome& c) {
 void assign_stages(Chromosome& c, const Stage* stages, int count) {
   c.stages.assign(stages, stages + count);
   forget_parent_view(c);
-  int layers = 0;
-  for (int q = 0; q < count; ++q) layers += stages[q].layers;
-  c.genes.resize(static_cast<std::size_t>(layers));
-  c.genes_stale = false;
-  for (int q = 0, l = 0; q < count; ++q) l = static_cast<int>(std::fill_n(c.genes.data() + l, stages[q].layers, stages[q].gpu) - c.genes.data());
+  write_genes(c);
 }
 
 void replace_stages(Chromosome& c, const Stage* stages, int count) {
@@ -109,6 +105,7 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
     buffer->assign(size, 0);
   for (std::vector<Stage>* buffer : {&scratch_.stages_a, &scratch_.stages_b, &scratch_.stages_child})
     buffer->assign(size, Stage{});
+  for (std::vector<StageSums>* buffer : {&scratch_.sums_a, &scratch_.sums_b}) buffer->assign(size, StageSums{});
   scratch_.stage_time.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
   scratch_.stage_in.assign(gpus, 0);

@@ -148,12 +148,6 @@ class OperatorContext {
     return geotrain::evaluate_joined(model_, prefix, prefix_sums, head, junction, junction_count, suffix, suffix_sums,
                                      from, suffix_count);
   }
-  // The same for a plan in three pieces (crossover's candidates, uncopied).
-  PlanCost evaluate(const Stage* head, int head_count, const Stage* middle, int middle_count, const Stage* tail,
-                    int tail_count) {
-    ++evaluations_;
-    return model_.evaluate(head, head_count, middle, middle_count, tail, tail_count);
-  }
   std::int64_t evaluations() const { return evaluations_; }
   // Plans costed outside the operators (seeds, the final improvement step).
   void add_evaluations(std::int64_t count) { evaluations_ += count; }
@@ -179,6 +173,7 @@ class OperatorContext {
     std::vector<double> stage_time;                              // per stage: one layer's compute
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
     std::vector<int> starts_a, starts_b;                         // the parents' stage starts
+    std::vector<StageSums> sums_a, sums_b;                       // and their stage sums
     // Per GPU (N long): each GPU's stage in a crossover parent; only the
     // entries of the parents' GPUs are read, and each crossover resets those.
     std::vector<int> stage_in;
