@@ -38,6 +38,22 @@ TEST(RngBelow, GivesTheDrawsOfTheTwoDivisionRule) {
   }
 }
 
+// The remainder by multiplication (random.hpp) against the division, on
+// every tabled divisor and past the table, at the edges of the 64-bit range
+// and at every multiple's neighbours, where a rounding slip would show.
+TEST(RngBelow, RemainderByMultiplicationIsTheDivisionsRemainder) {
+  Rng rng(11);
+  for (std::uint64_t d = 1; d <= 1100; ++d) {
+    std::vector<std::uint64_t> xs = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - d,
+                                     UINT64_MAX - UINT64_MAX % d, UINT64_MAX - UINT64_MAX % d - 1, 1ull << 63};
+    for (int i = 0; i < 200; ++i) {
+      const std::uint64_t x = rng.next_u64();
+      xs.push_back(x), xs.push_back(x - x % d), xs.push_back(x - x % d - 1);
+    }
+    for (std::uint64_t x : xs) ASSERT_EQ(remainder_detail::remainder(x, d), x % d) << x << " % " << d;
+  }
+}
+
 TEST(RngBelow, RejectsTheTopPartialBlock) {
   // With bound 2^63 + 1 a rejection happens about every other draw: over
   // 4,000 draws the engine must have consumed clearly more than 4,000 words.

@@ -7,6 +7,37 @@
 
 namespace geotrain {
 
+// x % d without a 64-bit division where the compiler has 128-bit integers
+// (natively; not in wasm, where the products would be library calls). The
+// division instruction takes tens of cycles on some processors, and the
+// search draws a bounded number for every tournament entrant, pair and
+// move. Lemire, Kaser and Kurz ("Faster remainder by direct computation",
+// 2019): with c = ceil(2^128 / d), x % d = ((c * x) mod 2^128) * d >> 128,
+// exactly, for every 64-bit x and d. Small divisors, all the search uses,
+// have c in a table; others divide.
+namespace remainder_detail {
+#if defined(__SIZEOF_INT128__) && !defined(__wasm__)
+__extension__ typedef unsigned __int128 U128;  // __extension__: -Wpedantic knows it is not ISO
+constexpr std::uint64_t kTabled = 1024;  // divisors 1..1023
+struct Table {  // built by the compiler: nothing depends on the order of static initialisation
+  U128 c[kTabled]{};
+  constexpr Table() {
+    for (std::uint64_t d = 1; d < kTabled; ++d) c[d] = ~U128{0} / d + 1;  // ceil(2^128 / d); 0 (= 2^128) for d = 1
+  }
+};
+inline constexpr Table kTable{};
+inline std::uint64_t remainder(std::uint64_t x, std::uint64_t d) {
+  if (d >= kTabled) return x % d;
+  const U128 low = kTable.c[d] * x;
+  const U128 bottom = static_cast<U128>(static_cast<std::uint64_t>(low)) * d;
+  const U128 top = static_cast<U128>(static_cast<std::uint64_t>(low >> 64)) * d + static_cast<std::uint64_t>(bottom >> 64);
+  return static_cast<std::uint64_t>(top >> 64);
+}
+#else
+inline std::uint64_t remainder(std::uint64_t x, std::uint64_t d) { return x % d; }
+#endif
+}  // namespace remainder_detail
+
 // xoshiro256** (Blackman and Vigna), seeded through splitmix64.
 class Rng {
  public:
@@ -31,10 +62,10 @@ class Rng {
   // x >= limit = bound * floor(UINT64_MAX / bound). Its block start x - x %
   // bound is >= limit exactly when it exceeds UINT64_MAX - bound (limit is
   // the only multiple of bound in (UINT64_MAX - bound, UINT64_MAX]), so one
-  // division decides both, and the draws are the same as with limit.
+  // remainder decides both, and the draws are the same as with limit.
   std::uint64_t below(std::uint64_t bound) {
     std::uint64_t x, rest;
-    do x = next_u64(), rest = x % bound;
+    do x = next_u64(), rest = remainder_detail::remainder(x, bound);
     while (x - rest > UINT64_MAX - bound);
     return rest;
   }
