@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace geotrain {
 
@@ -32,10 +33,11 @@ inline void set_range(Word* words, int lo, int hi) {
 // The candidate cuts: B1 u B2 (a position where either parent changes GPU),
 // or with the fallback every cut 1..L-1.
 void candidate_cuts(const StageView& a, const StageView& b, bool every, int num_layers, Word* cuts) {
-  std::fill_n(cuts, word_count(num_layers), Word{0});
-  if (every) return set_range(cuts, 1, num_layers - 1);
-  for (int q = 1; q < a.count; ++q) cuts[a.starts[q] / kWordBits] |= Word{1} << (a.starts[q] % kWordBits);
-  for (int q = 1; q < b.count; ++q) cuts[b.starts[q] / kWordBits] |= Word{1} << (b.starts[q] % kWordBits);
+  if (every) {
+    std::fill_n(cuts, word_count(num_layers), Word{0});
+    return set_range(cuts, 1, num_layers - 1);
+  }
+  for (int w = 0; w < word_count(num_layers); ++w) cuts[w] = a.cut_bits[w] | b.cut_bits[w];
 }
 
 // The cuts at which prefix[:cut] + suffix[cut:] reuses a GPU in two runs.
@@ -50,22 +52,30 @@ inline void add_reused_cuts(int sp, int ep, int ss, int es, Word* bad) {
 }
 
 // Those cuts for both children, c1 = a[:cut] + b[cut:] into bad_1 and
-// c2 = b[:cut] + a[cut:] into bad_2, from one pass over a's stages: O(Q)
-// per crossover instead of a scan of the layers at every cut. `stage_in`
-// is per GPU scratch; only the parents' GPUs are written.
-void reused_gpu_cuts(const StageView& a, const StageView& b, int num_layers, int* stage_in, Word* bad_1,
-                     Word* bad_2) {
+// c2 = b[:cut] + a[cut:] into bad_2: a pass over the GPUs both parents use
+// (their GPU bits' intersection), each GPU's stage looked up in both.
+void reused_gpu_cuts(const StageView& a, const StageView& b, int num_layers, int num_gpus, Word* bad_1, Word* bad_2) {
   std::fill_n(bad_1, word_count(num_layers), Word{0});
   std::fill_n(bad_2, word_count(num_layers), Word{0});
-  for (int q = 0; q < a.count; ++q) stage_in[a.stages[q].gpu] = -1;
-  for (int q = 0; q < b.count; ++q) stage_in[b.stages[q].gpu] = q;  // each GPU's stage in b, -1: none
-  for (int q = 0; q < a.count; ++q) {
-    const int r = stage_in[a.stages[q].gpu];
-    if (r < 0) continue;
-    const int sa = a.starts[q], ea = a.starts[q + 1], sb = b.starts[r], eb = b.starts[r + 1];
-    add_reused_cuts(sa, ea, sb, eb, bad_1);
-    add_reused_cuts(sb, eb, sa, ea, bad_2);
+  for (int w = 0; w < gpu_words(num_gpus); ++w) {
+    for (Word shared = a.gpu_bits[w] & b.gpu_bits[w]; shared != 0; shared &= shared - 1) {
+      const int gpu = w * kWordBits + __builtin_ctzll(shared);
+      const int q = a.stage_of_gpu[gpu], r = b.stage_of_gpu[gpu];
+      const int sa = a.starts[q], ea = a.starts[q + 1], sb = b.starts[r], eb = b.starts[r + 1];
+      add_reused_cuts(sa, ea, sb, eb, bad_1);
+      add_reused_cuts(sb, eb, sa, ea, bad_2);
+    }
   }
+}
+
+// A view with its index_stages: its own, or written into the scratch given.
+StageView indexed(StageView view, int num_layers, int num_gpus, std::vector<Word>& cut_bits,
+                  std::vector<Word>& gpu_bits, std::vector<int>& stage_of_gpu) {
+  if (view.cut_bits != nullptr) return view;
+  index_stages(view.stages, view.starts, view.count, num_layers, num_gpus, cut_bits.data(), gpu_bits.data(),
+               stage_of_gpu.data());
+  view.cut_bits = cut_bits.data(), view.gpu_bits = gpu_bits.data(), view.stage_of_gpu = stage_of_gpu.data();
+  return view;
 }
 
 // The one stage, or two, that the cut makes of prefix stage `last` (which
@@ -149,15 +159,17 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
   return boundary_crossover(stages_a, stages_b, fallback_rate, rng, context, children);
 }
 
-int boundary_crossover(const StageView& stages_a, const StageView& stages_b, double fallback_rate, Rng& rng,
+int boundary_crossover(const StageView& view_a, const StageView& view_b, double fallback_rate, Rng& rng,
                        OperatorContext& context, Chromosome* children) {
-  const int L = context.num_layers();
+  const int L = context.num_layers(), N = context.num_gpus();
   OperatorContext::Scratch& scratch = context.scratch();
+  const StageView stages_a = indexed(view_a, L, N, scratch.cut_bits_a, scratch.gpu_bits_a, scratch.stage_of_gpu_a);
+  const StageView stages_b = indexed(view_b, L, N, scratch.cut_bits_b, scratch.gpu_bits_b, scratch.stage_of_gpu_b);
   Word* cuts = scratch.cut_words.data();
   Word* bad_1 = scratch.bad_cut_words_1.data();
   Word* bad_2 = scratch.bad_cut_words_2.data();
   candidate_cuts(stages_a, stages_b, rng.bernoulli(fallback_rate), L, cuts);
-  reused_gpu_cuts(stages_a, stages_b, L, scratch.stage_in.data(), bad_1, bad_2);
+  reused_gpu_cuts(stages_a, stages_b, L, N, bad_1, bad_2);
   const BestCut best1 = best_cut(stages_a, stages_b, cuts, bad_1, L, context);  // c1 = p1[:cut] + p2[cut:]
   const BestCut best2 = best_cut(stages_b, stages_a, cuts, bad_2, L, context);  // c2 = p2[:cut] + p1[cut:]
 

@@ -1,5 +1,7 @@
 #pragma once
 // Stage-boundary-aware best-cut crossover (paper, Sect. 5.3, Alg. 2).
+#include <cstdint>
+
 #include "search/chromosome.hpp"
 #include "search/random.hpp"
 
@@ -13,8 +15,9 @@ namespace geotrain {
 // smallest wins. Writes 0, 1 or 2 children (c1 first) into `children`, with
 // their costs and stage lists, and returns how many; their genes are stale
 // (genes_of or write_genes writes them). Uses the context's stages_*,
-// starts_*, stage_in and cut-word scratch; one uniform draw from `rng`. The
-// valid cuts are found as bit masks in O(Q + L / 64), and each is costed
+// starts_*, sums_*, the index_stages and cut-word scratch; one uniform draw
+// from `rng`. The valid cuts are found as bit masks in O(Q + (N + L) / 64)
+// from the parents' index_stages, and each is costed
 // from the parents' stage lists and stage sums (evaluate_joined), O(Q) per
 // candidate; O(L) per crossover to decode the parents and sum their stages,
 // none with both given as stages (below).
@@ -26,11 +29,17 @@ int boundary_crossover(const Chromosome& p1, const Chromosome& p2, double fallba
 // `sums` (the stages' stage_sums, count long) is what crossover costs its
 // candidates from (evaluate_joined: a lookup for the prefix, one addition
 // per term for each suffix stage); decode_stages leaves it as it is.
+// `cut_bits`, `gpu_bits` and `stage_of_gpu` are the stages' index_stages,
+// where the valid cuts come from; a view without them (null) is indexed by
+// the crossover into the context's scratch.
 struct StageView {
   Stage* stages;
   int* starts;
   int count = 0;
   const StageSums* sums = nullptr;
+  const std::uint64_t* cut_bits = nullptr;
+  const std::uint64_t* gpu_bits = nullptr;
+  const int* stage_of_gpu = nullptr;
 };
 void decode_stages(const int* genes, int num_layers, StageView& out);
 

@@ -37,6 +37,18 @@ const std::vector<Stage>& stages_of(Chromosome& c) {
   return c.stages;
 }
 
+void index_stages(const Stage* stages, const int* starts, int count, int num_layers, int num_gpus,
+                  std::uint64_t* cut_bits, std::uint64_t* gpu_bits, int* stage_of_gpu) {
+  std::fill_n(cut_bits, cut_words(num_layers), std::uint64_t{0});
+  std::fill_n(gpu_bits, gpu_words(num_gpus), std::uint64_t{0});
+  for (int q = 0; q < count; ++q) {
+    const int gpu = stages[q].gpu;
+    gpu_bits[gpu / 64] |= std::uint64_t{1} << (gpu % 64);
+    stage_of_gpu[gpu] = q;
+    if (q > 0) cut_bits[starts[q] / 64] |= std::uint64_t{1} << (starts[q] % 64);
+  }
+}
+
 const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model) {
   const std::vector<Stage>& stages = stages_of(c);
   if (c.sums.size() != stages.size()) {
@@ -46,6 +58,11 @@ const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model) {
     c.starts.resize(stages.size() + 1);
     c.starts[0] = 0;
     for (int q = 0; q < count; ++q) c.starts[q + 1] = c.starts[q] + stages[q].layers;
+    c.cut_bits.resize(static_cast<std::size_t>(cut_words(model.num_layers())));
+    c.gpu_bits.resize(static_cast<std::size_t>(gpu_words(model.num_gpus())));
+    c.stage_of_gpu.resize(static_cast<std::size_t>(model.num_gpus()));
+    index_stages(stages.data(), c.starts.data(), count, model.num_layers(), model.num_gpus(), c.cut_bits.data(),
+                 c.gpu_bits.data(), c.stage_of_gpu.data());
   }
   return c.sums;
 }
@@ -108,9 +125,13 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
   for (std::vector<StageSums>* buffer : {&scratch_.sums_a, &scratch_.sums_b}) buffer->assign(size, StageSums{});
   scratch_.stage_time.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
-  scratch_.stage_in.assign(gpus, 0);
-  for (std::vector<std::uint64_t>* buffer : {&scratch_.cut_words, &scratch_.bad_cut_words_1, &scratch_.bad_cut_words_2})
-    buffer->assign(static_cast<std::size_t>(model.num_layers() / 64 + 1), 0);
+  scratch_.stage_of_gpu_a.assign(gpus, 0);
+  scratch_.stage_of_gpu_b.assign(gpus, 0);
+  for (std::vector<std::uint64_t>* buffer : {&scratch_.gpu_bits_a, &scratch_.gpu_bits_b})
+    buffer->assign(static_cast<std::size_t>(gpu_words(model.num_gpus())), 0);
+  for (std::vector<std::uint64_t>* buffer : {&scratch_.cut_words, &scratch_.bad_cut_words_1, &scratch_.bad_cut_words_2,
+                                             &scratch_.cut_bits_a, &scratch_.cut_bits_b})
+    buffer->assign(static_cast<std::size_t>(cut_words(model.num_layers())), 0);
   max_layers_rows_.resize(static_cast<std::size_t>(std::min(model.num_layers(), model.num_gpus()) + 1));
 }
 

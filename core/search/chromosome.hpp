@@ -30,6 +30,9 @@ struct Chromosome {
   // generations); cleared whenever the stages change (forget_parent_view).
   std::vector<StageSums> sums{};
   std::vector<int> starts{};
+  // Filled with them (index_stages): what crossover's valid cuts come from.
+  std::vector<std::uint64_t> cut_bits{}, gpu_bits{};
+  std::vector<int> stage_of_gpu{};
 };
 
 // Member by member: std::swap's generic move-construct-and-assign costs
@@ -41,6 +44,9 @@ inline void swap(Chromosome& a, Chromosome& b) noexcept {
   std::swap(a.genes_stale, b.genes_stale);
   a.sums.swap(b.sums);
   a.starts.swap(b.starts);
+  a.cut_bits.swap(b.cut_bits);
+  a.gpu_bits.swap(b.gpu_bits);
+  a.stage_of_gpu.swap(b.stage_of_gpu);
 }
 
 inline void forget_parent_view(Chromosome& c) {
@@ -72,7 +78,16 @@ inline Plan decode_genes(const std::vector<int>& genes) {
 std::vector<int> encode_plan(const Plan& plan);
 // c.stages, decoded from c.genes first when empty.
 const std::vector<Stage>& stages_of(Chromosome& c);
-// c.sums, filled first when empty (and c.starts with them).
+// A parent's stages as crossover's cut masks read them: the stage starts
+// 1..count-1 as bits of cut_bits (bit c % 64 of word c / 64, L / 64 + 1
+// words), the stages' GPUs as bits of gpu_bits (N / 64 + 1 words), and each
+// of those GPUs' stage in stage_of_gpu (N long; no other entry is written,
+// and only those are read: the GPUs both parents use, found by their bits).
+void index_stages(const Stage* stages, const int* starts, int count, int num_layers, int num_gpus,
+                  std::uint64_t* cut_bits, std::uint64_t* gpu_bits, int* stage_of_gpu);
+inline int cut_words(int num_layers) { return num_layers / 64 + 1; }
+inline int gpu_words(int num_gpus) { return num_gpus / 64 + 1; }
+// c.sums, filled first when empty (and c.starts and c's index_stages with them).
 const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model);
 // c.genes, written from c.stages first when stale.
 void write_genes(Chromosome& c);
@@ -174,9 +189,10 @@ class OperatorContext {
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
     std::vector<int> starts_a, starts_b;                         // the parents' stage starts
     std::vector<StageSums> sums_a, sums_b;                       // and their stage sums
-    // Per GPU (N long): each GPU's stage in a crossover parent; only the
-    // entries of the parents' GPUs are read, and each crossover resets those.
-    std::vector<int> stage_in;
+    // A crossover parent's index_stages when it comes as genes: per GPU (N
+    // long) and its GPUs' and cuts' bits.
+    std::vector<int> stage_of_gpu_a, stage_of_gpu_b;
+    std::vector<std::uint64_t> gpu_bits_a, gpu_bits_b, cut_bits_a, cut_bits_b;
     // Crossover's cut positions as bits, L / 64 + 1 words each.
     std::vector<std::uint64_t> cut_words, bad_cut_words_1, bad_cut_words_2;
   };

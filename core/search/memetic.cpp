@@ -77,8 +77,9 @@ bool MemeticRun::step() {
 // sums, kept with it from the generation it first acted as a parent.
 StageView MemeticRun::member_stages(int member) {
   Chromosome& c = population_[static_cast<std::size_t>(member)];
-  const StageSums* sums = sums_of(c, context_.model()).data();  // fills c.starts too
-  return StageView{c.stages.data(), c.starts.data(), static_cast<int>(c.stages.size()), sums};
+  const StageSums* sums = sums_of(c, context_.model()).data();  // fills c.starts and the index too
+  return StageView{c.stages.data(), c.starts.data(), static_cast<int>(c.stages.size()), sums,
+                   c.cut_bits.data(), c.gpu_bits.data(), c.stage_of_gpu.data()};
 }
 
 // Alg. 1, lines 7-20.
