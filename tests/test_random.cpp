@@ -46,7 +46,7 @@ TEST(RngBelow, RemainderByMultiplicationIsTheDivisionsRemainder) {
   for (std::uint64_t d = 1; d <= 1100; ++d) {
     std::vector<std::uint64_t> xs = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - d,
                                      UINT64_MAX - UINT64_MAX % d, UINT64_MAX - UINT64_MAX % d - 1, 1ull << 63};
-    for (int i = 0; i < 200; ++i) {
+    for (int i = 0; i < 1000; ++i) {
       const std::uint64_t x = rng.next_u64();
       xs.push_back(x), xs.push_back(x - x % d), xs.push_back(x - x % d - 1);
     }
