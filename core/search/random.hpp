@@ -24,11 +24,12 @@ namespace geotrain {
 namespace remainder_detail {
 constexpr std::uint64_t kTabled = 1024;  // divisors 1..1023
 struct Table {  // built by the compiler: nothing depends on the order of static initialisation
-  std::uint64_t c[kTabled]{}, k[kTabled]{};
+  std::uint64_t c[kTabled]{};
+  std::uint16_t k[kTabled]{};  // below d: 2 bytes each, 10 KB in all in the wasm module
   constexpr Table() {
     for (std::uint64_t d = 1; d < kTabled; ++d) {
       c[d] = UINT64_MAX / d + 1;  // ceil(2^64 / d); 0 (= 2^64) for d = 1, which gives 0 as it should
-      k[d] = (std::uint64_t{1} << 32) % d;
+      k[d] = static_cast<std::uint16_t>((std::uint64_t{1} << 32) % d);
     }
   }
 };
