@@ -8,11 +8,9 @@ namespace geotrain {
 
 namespace {
 
-// Cut positions 1..L-1 as bits of 64-bit words: bit c % 64 of word c / 64.
+// Cut positions 1..L-1 as bits of 64-bit words: bit c % 64 of word c / 64
+// (cut_words of them, as index_stages writes a parent's).
 using Word = std::uint64_t;
-constexpr int kWordBits = 64;
-
-int word_count(int num_layers) { return num_layers / kWordBits + 1; }
 
 // Bits lo..hi of one word, 0 <= lo <= hi < 64.
 inline Word bits_between(int lo, int hi) { return (~Word{0} << lo) & (~Word{0} >> (kWordBits - 1 - hi)); }
@@ -34,10 +32,10 @@ inline void set_range(Word* words, int lo, int hi) {
 // or with the fallback every cut 1..L-1.
 void candidate_cuts(const StageView& a, const StageView& b, bool every, int num_layers, Word* cuts) {
   if (every) {
-    std::fill_n(cuts, word_count(num_layers), Word{0});
+    std::fill_n(cuts, cut_words(num_layers), Word{0});
     return set_range(cuts, 1, num_layers - 1);
   }
-  for (int w = 0; w < word_count(num_layers); ++w) cuts[w] = a.cut_bits[w] | b.cut_bits[w];
+  for (int w = 0; w < cut_words(num_layers); ++w) cuts[w] = a.cut_bits[w] | b.cut_bits[w];
 }
 
 // The cuts at which prefix[:cut] + suffix[cut:] reuses a GPU in two runs.
@@ -55,8 +53,8 @@ inline void add_reused_cuts(int sp, int ep, int ss, int es, Word* bad) {
 // c2 = b[:cut] + a[cut:] into bad_2: a pass over the GPUs both parents use
 // (their GPU bits' intersection), each GPU's stage looked up in both.
 void reused_gpu_cuts(const StageView& a, const StageView& b, int num_layers, int num_gpus, Word* bad_1, Word* bad_2) {
-  std::fill_n(bad_1, word_count(num_layers), Word{0});
-  std::fill_n(bad_2, word_count(num_layers), Word{0});
+  std::fill_n(bad_1, cut_words(num_layers), Word{0});
+  std::fill_n(bad_2, cut_words(num_layers), Word{0});
   for (int w = 0; w < gpu_words(num_gpus); ++w) {
     for (Word shared = a.gpu_bits[w] & b.gpu_bits[w]; shared != 0; shared &= shared - 1) {
       const int gpu = w * kWordBits + __builtin_ctzll(shared);
@@ -104,7 +102,7 @@ BestCut best_cut(const StageView& prefix, const StageView& suffix, const Word* c
                  int num_layers, OperatorContext& context) {
   BestCut best;
   int last = 0, first = 0;
-  for (int w = 0; w < word_count(num_layers); ++w) {
+  for (int w = 0; w < cut_words(num_layers); ++w) {
     for (Word bits = cuts[w] & ~bad[w]; bits != 0; bits &= bits - 1) {
       const int cut = w * kWordBits + __builtin_ctzll(bits);
       while (prefix.starts[last + 1] <= cut - 1) ++last;  // the cuts ascend: each stage is passed once

@@ -43,9 +43,9 @@ void index_stages(const Stage* stages, const int* starts, int count, int num_lay
   std::fill_n(gpu_bits, gpu_words(num_gpus), std::uint64_t{0});
   for (int q = 0; q < count; ++q) {
     const int gpu = stages[q].gpu;
-    gpu_bits[gpu / 64] |= std::uint64_t{1} << (gpu % 64);
+    gpu_bits[gpu / kWordBits] |= std::uint64_t{1} << (gpu % kWordBits);
     stage_of_gpu[gpu] = q;
-    if (q > 0) cut_bits[starts[q] / 64] |= std::uint64_t{1} << (starts[q] % 64);
+    if (q > 0) cut_bits[starts[q] / kWordBits] |= std::uint64_t{1} << (starts[q] % kWordBits);
   }
 }
 

@@ -85,8 +85,9 @@ const std::vector<Stage>& stages_of(Chromosome& c);
 // and only those are read: the GPUs both parents use, found by their bits).
 void index_stages(const Stage* stages, const int* starts, int count, int num_layers, int num_gpus,
                   std::uint64_t* cut_bits, std::uint64_t* gpu_bits, int* stage_of_gpu);
-inline int cut_words(int num_layers) { return num_layers / 64 + 1; }
-inline int gpu_words(int num_gpus) { return num_gpus / 64 + 1; }
+constexpr int kWordBits = 64;
+inline int cut_words(int num_layers) { return num_layers / kWordBits + 1; }
+inline int gpu_words(int num_gpus) { return num_gpus / kWordBits + 1; }
 // c.sums, filled first when empty (and c.starts and c's index_stages with them).
 const std::vector<StageSums>& sums_of(Chromosome& c, const CostModel& model);
 // c.genes, written from c.stages first when stale.
