@@ -3,7 +3,7 @@
 //   per layer 7.2e-4 s at 100 TFLOPS (so 3.6e-4 at 200, 1.44e-3 at 50)
 //   send 2e6 bytes: 10 Gbps + 1 ms = 2.6e-3 s; 100 Gbps + 0 ms = 1.6e-4 s; 40 Gbps + 0 ms = 4e-4 s
 //   memory per layer 9.6e7 + (Q + 1) * 2e7 bytes: Q = 2 -> 1.56e8, Q = 3 -> 1.76e8; head 1.2e7
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The bottleneck floor and the time floor (bottleneck_bound.hpp): never above
 // the largest tau (T_iter) of any plan of two or more stages, checked against
 // every plan of small pools.
-#include "search/bottleneck_proof.hpp"
+#include "search/bounds/bottleneck_proof.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include "random_pool.hpp"
 #include "plan_enumeration.hpp"
 #include "test_support.hpp"
-#include "search/exact.hpp"
-#include "search/brute_force.hpp"
+#include "search/exact/exact.hpp"
+#include "search/exact/brute_force.hpp"
 
 namespace geotrain {
 namespace {

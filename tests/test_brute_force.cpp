@@ -8,7 +8,7 @@
 //   per layer: 7.2e10 FLOP -> 7.2e-4 s at 100 TFLOPS;   LM head: 6e9 FLOP -> 6e-5 s at 100 TFLOPS
 //   S = 2e6 bytes: 10 Gbps + 1 ms -> 2.6e-3 s;  100 Gbps + 0.5 ms -> 6.6e-4 s;  100 Gbps + 0 ms -> 1.6e-4 s
 //   memory per layer 9.6e7 + (Q + 1) * 2e7 bytes; the last stage adds 1.2e7
-#include "search/brute_force.hpp"
+#include "search/exact/brute_force.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "model/input_error.hpp"
-#include "search/plan_space.hpp"
+#include "search/space/plan_space.hpp"
 #include "test_support.hpp"
 
 namespace geotrain {

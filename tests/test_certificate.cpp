@@ -1,14 +1,14 @@
 // The certificate every solve carries: a proven lower bound on the objective
 // of every plan, and the plan's gap to it.
-#include "search/certificate.hpp"
+#include "search/bounds/certificate.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "model/feasibility.hpp"
-#include "search/brute_force.hpp"
-#include "search/memetic.hpp"
+#include "search/exact/brute_force.hpp"
+#include "search/memetic/memetic.hpp"
 #include "random_pool.hpp"
 #include "test_support.hpp"
 

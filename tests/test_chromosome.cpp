@@ -1,7 +1,7 @@
 // The memetic algorithm's encoding and its population side: decoding,
 // contiguity, the initial population and its fallback, selection,
 // deduplication and replacement.
-#include "search/chromosome.hpp"
+#include "search/memetic/chromosome.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/feasibility.hpp"
-#include "search/population.hpp"
+#include "search/memetic/population.hpp"
 #include "random_pool.hpp"
 #include "test_support.hpp"
 

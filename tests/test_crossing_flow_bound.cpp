@@ -1,7 +1,7 @@
 // The crossing-flow floors (crossing_flow_bound.hpp): never above the
 // largest tau, the least sum of taus at a makespan, or T_iter of any plan of
 // two or more stages, checked against every plan of small random pools.
-#include "search/crossing_flow_bound.hpp"
+#include "search/bounds/crossing_flow_bound.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // random small pools, honest budget stops, settings, and directed links on a
 // pool worked out by hand (pools: exact_hand_pools.hpp). The building blocks
 // (bounds, symmetry classes, first plans) are tested in test_exact_parts.cpp.
-#include "search/exact.hpp"
+#include "search/exact/exact.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "search/brute_force.hpp"
+#include "search/exact/brute_force.hpp"
 #include "exact_hand_pools.hpp"
 #include "model/feasibility.hpp"
-#include "search/gpu_symmetry.hpp"
+#include "search/exact/gpu_symmetry.hpp"
 #include "random_pool.hpp"
 
 namespace geotrain {

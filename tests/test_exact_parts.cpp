@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "exact_hand_pools.hpp"
-#include "search/exact_incumbent.hpp"
+#include "search/exact/exact_incumbent.hpp"
 #include "model/feasibility.hpp"
-#include "search/gpu_symmetry.hpp"
-#include "search/lower_bounds.hpp"
+#include "search/exact/gpu_symmetry.hpp"
+#include "search/bounds/lower_bounds.hpp"
 #include "random_pool.hpp"
 
 namespace geotrain {

@@ -1,10 +1,10 @@
-// Exact's live progress (core/search/exact.cpp): the nodes expanded and the
+// Exact's live progress (core/search/exact/exact.cpp): the nodes expanded and the
 // least lower bound over what is still open, as the page shows them during a
 // run, and the stepping session that forwards them (core/api/planning_session).
 // The live bound is proven like the final gap: it never exceeds the incumbent
 // of its moment, nor the bound the run ends with (the open set only shrinks,
 // and a node's children are bounded no lower than the node).
-#include "search/exact.hpp"
+#include "search/exact/exact.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "search/brute_force.hpp"
+#include "search/exact/brute_force.hpp"
 #include "model/input_error.hpp"
-#include "search/plan_space.hpp"
+#include "search/space/plan_space.hpp"
 #include "test_support.hpp"
 
 namespace geotrain {

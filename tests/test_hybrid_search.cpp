@@ -12,10 +12,10 @@
 #include "model/input_error.hpp"
 #include "model/problem_json.hpp"
 #include "random_node_pool.hpp"
-#include "search/hybrid_layouts.hpp"
-#include "search/hybrid_memetic.hpp"
-#include "search/memetic.hpp"
-#include "search/node_shapes.hpp"
+#include "search/space/hybrid_layouts.hpp"
+#include "search/memetic/hybrid_memetic.hpp"
+#include "search/memetic/memetic.hpp"
+#include "search/space/node_shapes.hpp"
 
 namespace geotrain {
 namespace {

@@ -1,7 +1,7 @@
 // The memetic algorithm as a whole: optimality against brute force on small
 // pools, validity, reproducibility, stepping, cancelling, stopping rules and
 // settings validation.
-#include "search/memetic.hpp"
+#include "search/memetic/memetic.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "search/brute_force.hpp"
+#include "search/exact/brute_force.hpp"
 #include "model/feasibility.hpp"
 #include "random_pool.hpp"
 

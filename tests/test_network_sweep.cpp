@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "search/exact.hpp"
+#include "search/exact/exact.hpp"
 #include "model/feasibility.hpp"
 #include "model/problem_json.hpp"
 #include "random_pool.hpp"

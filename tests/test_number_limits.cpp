@@ -13,7 +13,7 @@
 #include "api/api.hpp"
 #include "api/planner.hpp"
 #include "model/input_error.hpp"
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 #include "problem_doc.hpp"
 
 namespace geotrain {

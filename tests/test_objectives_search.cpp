@@ -17,10 +17,10 @@
 #include "problem_doc.hpp"
 #include "random_node_pool.hpp"
 #include "random_pool.hpp"
-#include "search/brute_force.hpp"
-#include "search/certificate.hpp"
-#include "search/exact.hpp"
-#include "search/memetic.hpp"
+#include "search/exact/brute_force.hpp"
+#include "search/bounds/certificate.hpp"
+#include "search/exact/exact.hpp"
+#include "search/memetic/memetic.hpp"
 
 namespace geotrain {
 namespace {

@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <vector>
 
-#include "search/boundary_crossover.hpp"
-#include "search/chromosome.hpp"
+#include "search/memetic/boundary_crossover.hpp"
+#include "search/memetic/chromosome.hpp"
 #include "model/feasibility.hpp"
-#include "search/local_search.hpp"
-#include "search/mutation.hpp"
-#include "search/population.hpp"
+#include "search/memetic/local_search.hpp"
+#include "search/memetic/mutation.hpp"
+#include "search/memetic/population.hpp"
 #include "random_pool.hpp"
 #include "test_support.hpp"
 

@@ -1,7 +1,7 @@
-// The bound valid for every plan (search/pool_relaxation.hpp): worked by hand
+// The bound valid for every plan (search/bounds/pool_relaxation.hpp): worked by hand
 // on the hand pool, and never above the optimum of brute force, over one-GPU
 // stages at every micro-batch size and over stage groups.
-#include "search/pool_relaxation.hpp"
+#include "search/bounds/pool_relaxation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include "model/problem_json.hpp"
 #include "random_node_pool.hpp"
 #include "random_pool.hpp"
-#include "search/brute_force.hpp"
+#include "search/exact/brute_force.hpp"
 #include "test_support.hpp"
 
 namespace geotrain {

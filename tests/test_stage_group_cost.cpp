@@ -10,7 +10,7 @@
 #include "model/cost_model.hpp"
 #include "model/plan_report.hpp"
 #include "model/problem_json.hpp"
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 #include "search/random.hpp"
 
 namespace geotrain {

@@ -22,11 +22,11 @@
 #include <sstream>
 
 #include "api/api.hpp"
-#include "search/brute_force.hpp"
-#include "search/exact.hpp"
+#include "search/exact/brute_force.hpp"
+#include "search/exact/exact.hpp"
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
-#include "search/memetic.hpp"
+#include "search/memetic/memetic.hpp"
 #include "studies/pareto.hpp"
 #include "model/problem_json.hpp"
 #include "random_pool.hpp"

@@ -13,8 +13,8 @@
 #include "model/objective_json.hpp"
 #include "api/micro_batch_search.hpp"
 #include "api/references.hpp"
-#include "search/certificate.hpp"
-#include "search/pool_relaxation.hpp"
+#include "search/bounds/certificate.hpp"
+#include "search/bounds/pool_relaxation.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {

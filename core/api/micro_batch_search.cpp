@@ -9,7 +9,7 @@
 #include "model/derived_checks.hpp"
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
-#include "search/certificate.hpp"
+#include "search/bounds/certificate.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {

@@ -1,15 +1,15 @@
 #include "api/planner.hpp"
 
 #include "api/micro_batch_search.hpp"
-#include "search/baselines.hpp"
-#include "search/brute_force.hpp"
-#include "search/exact.hpp"
+#include "search/baselines/baselines.hpp"
+#include "search/exact/brute_force.hpp"
+#include "search/exact/exact.hpp"
 #include "model/derived_checks.hpp"
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
-#include "search/hybrid_memetic.hpp"
-#include "search/hybrid_methods.hpp"
-#include "search/memetic.hpp"
+#include "search/memetic/hybrid_memetic.hpp"
+#include "search/space/hybrid_methods.hpp"
+#include "search/memetic/memetic.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {
@@ -38,7 +38,7 @@ ExactSettings exact_settings(const PreparedProblem& prepared, const SolveOptions
 }
 
 // search.parallelism "hybrid": every method over stage-group layouts
-// (core/search/hybrid_methods.hpp, hybrid_memetic.hpp).
+// (core/search/space/hybrid_methods.hpp, hybrid_memetic.hpp).
 SolveResult run_hybrid_method(const PreparedProblem& prepared, const SolveOptions& options,
                               const ProgressCallback& progress) {
   const CostModel& model = prepared.model;

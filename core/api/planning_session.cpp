@@ -2,8 +2,8 @@
 
 #include "api/api.hpp"
 #include "model/input_error.hpp"
-#include "search/hybrid_memetic.hpp"
-#include "search/memetic.hpp"
+#include "search/memetic/hybrid_memetic.hpp"
+#include "search/memetic/memetic.hpp"
 #include "model/problem_json.hpp"
 #include "search/stopwatch.hpp"
 

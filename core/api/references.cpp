@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 
 namespace geotrain {
 

@@ -13,8 +13,8 @@
 #include "model/objective_json.hpp"
 #include "model/problem_json.hpp"
 #include "studies/where_study.hpp"
-#include "search/hybrid_layouts.hpp"
-#include "search/hybrid_memetic.hpp"
+#include "search/space/hybrid_layouts.hpp"
+#include "search/memetic/hybrid_memetic.hpp"
 
 namespace geotrain {
 

@@ -5,7 +5,7 @@
 
 #include "model/objective_json.hpp"
 #include "model/plan_json.hpp"
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 #include "studies/pareto.hpp"
 #include "studies/study_results.hpp"
 

@@ -2,7 +2,7 @@
 // to every study's summary (shapes: core/STUDIES.md).
 #include <algorithm>
 
-#include "search/baselines.hpp"
+#include "search/baselines/baselines.hpp"
 #include "model/feasibility.hpp"
 #include "studies/network_sweep.hpp"
 #include "studies/pareto.hpp"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "api/planner.hpp"
-#include "search/memetic.hpp"
+#include "search/memetic/memetic.hpp"
 #include "model/problem_json.hpp"
-#include "search/certificate.hpp"
+#include "search/bounds/certificate.hpp"
 #include "search/random.hpp"
 #include "search/stopwatch.hpp"
 #include "geo_pool.hpp"

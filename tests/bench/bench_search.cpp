@@ -3,9 +3,9 @@
 // generations, T_iter of its plan and of metis-improved's, and the gain.
 #include <benchmark/benchmark.h>
 
-#include "search/baselines.hpp"
-#include "search/exact.hpp"
-#include "search/memetic.hpp"
+#include "search/baselines/baselines.hpp"
+#include "search/exact/exact.hpp"
+#include "search/memetic/memetic.hpp"
 #include "api/planner.hpp"
 #include "scaling_pool.hpp"
 

@@ -3,7 +3,7 @@
 // gap rather than a plain "found a plan".
 import { formatCount, formatNumber } from './format.js';
 
-// Exact's node budget when the page sets none (ExactSettings::max_nodes in core/search/exact.hpp).
+// Exact's node budget when the page sets none (ExactSettings::max_nodes in core/search/exact/exact.hpp).
 export const EXACT_MAX_NODES = 2_000_000_000;
 const BRUTE_FORCE_MAX_PLANS = 100_000_000;
 

@@ -1,0 +1,107 @@
+#include "search/bounds/certificate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "search/bounds/bottleneck_bound.hpp"
+#include "search/bounds/lower_bounds.hpp"
+#include "search/stopwatch.hpp"
+
+namespace geotrain {
+
+namespace {
+
+// Least objective of a one-stage plan: computed, not bounded.
+double one_stage_optimum(const CostModel& model) {
+  double best = INFINITY;
+  for (int g = 0; g < model.num_gpus(); ++g) {
+    const Stage stage{g, model.num_layers()};
+    const PlanCost cost = model.evaluate(&stage, 1);
+    if (cost.feasible) best = std::min(best, cost.objective);
+  }
+  return best;
+}
+
+// The (count)-th smallest one_layer_stage_s among unblocked GPUs (count >= 1).
+double kth_one_layer_stage_s(const PoolTables& tables, const std::vector<char>& blocked, int count) {
+  int taken = 0;
+  for (int g : tables.by_one_layer_stage_s) {
+    if (blocked[g]) continue;
+    if (++taken == count) return tables.one_layer_stage_s[g];
+  }
+  return INFINITY;
+}
+
+// Every plan of Q >= 2 stages: none placed yet, all Q open (EXACT.md's sum,
+// largest-tau and energy bounds with k = Q). Every stage after the first
+// sends back and then either forward or computes the head, so Q - 1 of them
+// are no faster than the (Q - 1)-th least one-layer stage; every stage sends
+// at least once, so the slowest computes at least the bottleneck curve plus
+// the cheapest send, and at least `floor_max_tau_s` (bottleneck_bound.hpp).
+double bound_with_stages(const CostModel& model, const PoolTables& tables, int stage_count, double floor_max_tau_s,
+                         double floor_time_s, RemainingCurves& curves) {
+  const int n = model.num_gpus(), L = model.num_layers(), extra = L - stage_count;
+  std::vector<int> cap_middle(n), cap_last(n);
+  std::vector<char> blocked(n);
+  for (int g = 0; g < n; ++g) {
+    cap_middle[g] = model.max_layers(g, stage_count, false);
+    cap_last[g] = model.max_layers(g, stage_count, true);
+    blocked[g] = cap_middle[g] < 1;
+  }
+  RemainingBound rest;
+  if (extra < 0 || !bound_remaining(tables, cap_middle, cap_last, blocked, stage_count, extra, rest, curves))
+    return INFINITY;
+  const double rho = tables.head_in_layers, M = model.micro_batches();
+  const double compute_s = rest.first_layers_s + curves.extra_s[extra] + rho * rest.min_layer_s;
+  if (!(compute_s < INFINITY)) return INFINITY;  // the stages cannot hold the layers
+  const double sum_s = compute_s + (stage_count - 1) * min_round_trip_s(tables, blocked);
+  const double max_s = std::max({rest.min_send_s + curves.bottleneck_s[extra], sum_s / stage_count,
+                                 kth_one_layer_stage_s(tables, blocked, stage_count - 1), floor_max_tau_s});
+  const double time_s = std::max(sum_s + (M - 1.0) * max_s, floor_time_s);
+  const double active_j = rest.first_layers_j + curves.extra_j[extra] + rho * rest.min_layer_j;
+  const double bound = model.bound_objective(time_s, time_s * rest.idle_w + M * active_j);
+  return bound == bound ? bound : 0.0;  // NaN: no claim
+}
+
+}  // namespace
+
+double objective_lower_bound(const CostModel& model) {
+  const int L = model.num_layers(), n = model.num_gpus();
+  const int most = std::min({n, L, model.most_stages()});
+  double bound = INFINITY;
+  if (model.allows_stage_count(1)) bound = one_stage_optimum(model);
+  if (most < 2) return bound;
+  const PoolTables tables = make_pool_tables(model);
+  RemainingCurves curves(L, n);
+  const BottleneckTables clusters = make_bottleneck_tables(model);
+  const double floor_max_tau_s = root_bottleneck_floor_s(clusters, model);
+  const double floor_time_s =
+      plan_time_floor_s(clusters, model, floor_max_tau_s, root_bottleneck_floor_s(clusters, model, true));
+  for (int q = std::max(2, model.fewest_stages()); q <= most; ++q)
+    bound = std::min(bound, bound_with_stages(model, tables, q, floor_max_tau_s, floor_time_s, curves));
+  return bound;
+}
+
+Certificate certify(const CostModel& model, const SolveResult& result) {
+  Stopwatch clock;
+  Certificate c = certify_with_bound(objective_lower_bound(model), result);
+  c.elapsed_ms = clock.elapsed_ms();
+  return c;
+}
+
+Certificate certify_with_bound(double relaxation, const SolveResult& result) {
+  Certificate c;
+  const double objective = result.cost.objective;
+  double bound = relaxation;
+  if (result.optimal.value_or(false)) bound = objective;
+  else if (result.gap) bound = std::max(bound, objective * (1.0 - *result.gap));
+  // A feasible plan is covered by the bound, so it cannot exceed it but for
+  // rounding. An infeasible plan (uniform, metis without a repair that fits)
+  // may look cheaper than every feasible one: it gets no gap.
+  c.lower_bound = result.cost.feasible ? std::min(bound, objective) : bound;
+  c.gap = objective > 0 ? std::clamp((objective - c.lower_bound) / objective, 0.0, 1.0) : 0.0;
+  return c;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,96 @@
+#pragma once
+// GeoTrain's memetic algorithm (paper, Sect. 5, Alg. 1-4), pagmo2 style:
+// MemeticAlgorithm holds the settings (with the seed) and evolves a problem;
+// MemeticRun is the same search one generation per step, for callers that
+// show live progress or cancel (the browser). Decisions where the paper is
+// silent or garbled: core/MEMETIC.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "search/memetic/boundary_crossover.hpp"
+#include "search/memetic/chromosome.hpp"
+#include "model/cost_model.hpp"
+#include "model/problem.hpp"
+#include "search/random.hpp"
+#include "search/solve_result.hpp"
+#include "search/stopwatch.hpp"
+
+namespace geotrain {
+
+// Throws std::invalid_argument naming the first bad setting, e.g.
+// "search.tournament: must be between 1 and search.population (200), got 0".
+void validate_search_settings(const SearchSettings& settings);
+
+// The final improvement step's share of the time limit and its plan budget.
+constexpr double kPolishShare = 0.1;
+// Its node budget: kPolishWorkPerEvaluation units of work per evaluation the
+// run made, over one node's work, N (N + 2 L) units.
+constexpr double kPolishWorkPerEvaluation = 200;
+constexpr std::int64_t kPolishMinNodes = 100;
+constexpr double kPolishMinMs = 50;  // skipped with less time than this left
+
+class MemeticRun {
+ public:
+  // Keeps a reference to `model`; builds the initial population (the caller
+  // guarantees some plan is feasible, see feasibility.hpp; otherwise throws
+  // PlanningError). Throws std::invalid_argument on bad settings.
+  MemeticRun(const CostModel& model, const SearchSettings& settings);
+
+  // Runs one generation (Alg. 1, lines 7-23), then checks the stopping rules.
+  // Returns false once one has fired; from then on it does nothing.
+  bool step();
+  bool finished() const { return finished_; }
+  void cancel();  // stop_reason "cancelled" (no effect once finished)
+
+  Progress progress() const;
+  // Best plan so far, evaluations, generations; stop_reason is empty while running.
+  SolveResult result() const;
+
+  int generation() const { return generation_; }
+  std::int64_t evaluations() const { return context_.evaluations(); }
+  const std::vector<Chromosome>& population() const { return population_; }  // sorted, fittest first
+
+ private:
+  void breed();
+  void check_stopping_rules();
+  void finish(const char* reason);
+  void polish_best();
+  // The generations stop at (1 - kPolishShare) of the time limit: the final
+  // improvement step has the rest.
+  Deadline deadline() const { return Deadline(clock_, (1.0 - kPolishShare) * settings_.time_limit_s * 1000.0); }
+
+  SearchSettings settings_;
+  Stopwatch clock_;
+  Rng rng_;
+  OperatorContext context_;
+  std::vector<Chromosome> population_;
+  std::vector<Chromosome> offspring_;  // slots reused across generations; the first offspring_count_ are live
+  std::vector<Chromosome> spare_;      // recycled by the replacement
+  std::vector<int> parents_;
+  StageView member_stages(int member);
+  int offspring_count_ = 0;
+  int generation_ = 0;
+  int stalled_ = 0;  // generations since the best objective last fell
+  double best_objective_ = 0;
+  bool finished_ = false;
+  double finished_ms_ = 0;
+  std::string stop_reason_;
+};
+
+class MemeticAlgorithm {
+ public:
+  // Throws std::invalid_argument naming the bad setting.
+  explicit MemeticAlgorithm(const SearchSettings& settings);
+
+  // Runs a MemeticRun to its end, calling `progress` after each generation;
+  // a false return cancels. method = "memetic".
+  SolveResult evolve(const CostModel& model, const ProgressCallback& progress = {}) const;
+
+  const SearchSettings& settings() const { return settings_; }
+
+ private:
+  SearchSettings settings_;
+};
+
+}  // namespace geotrain
