@@ -152,11 +152,13 @@ test('usage errors exit 2', () => {
   const cases = [
     [[], null],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['evaluate', pool], /evaluate takes PROBLEM\.json and PLAN\.json/],
+    [['evaluate', pool], /evaluate takes PROBLEM\.json PLAN\.json, got 1 argument/],
     [['solve'], /solve needs PROBLEM\.json/],
-    [['solve', pool, pool], /solve takes one PROBLEM\.json/],
+    [['solve', pool, pool], /solve takes PROBLEM\.json, got 2 arguments/],
     [['solve', pool, '--method'], /--method needs a value/],
-    [['solve', pool, '--fast', '1'], /unknown option --fast/],
+    [['solve', pool, '--fast', '1'], /unknown option --fast for solve/],
+    [['solve', pool, '--launch=yes'], /--launch takes no value/],
+    [['help', 'frobnicate'], /help: unknown command 'frobnicate'/],
   ];
   for (const [args, message] of cases) {
     const r = run(args);

@@ -152,8 +152,8 @@ test('a problem where nothing fits exits 3', () => {
 test('usage errors exit 2', () => {
   const pool = write('pool.json', handPool);
   const cases = [
-    [['pareto'], /pareto takes PROBLEM\.json/],
-    [['sweep', pool], /sweep takes PROBLEM\.json and a sweep/],
+    [['pareto'], /pareto needs PROBLEM\.json/],
+    [['sweep', pool], /sweep takes PROBLEM\.json SWEEP, got 1 argument/],
     [['sweep', pool, 'pareto'], /unknown sweep 'pareto'/],
     [['sweep', pool, 'subset', '--lambdas', '0,1'], /unknown option --lambdas for sweep/],
     [['pareto', pool, '--values', '1'], /unknown option --values for pareto/],

@@ -1,0 +1,90 @@
+// `geotrain evaluate` and `geotrain solve`.
+#include <iostream>
+
+#include "api/api.hpp"
+#include "api/launch_request.hpp"
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+
+namespace geotrain::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+int run_evaluate(const ParsedArgs& args) {
+  const auto& files = args.positional;
+  if (files[0] == "-" && files[1] == "-") throw UsageError("only one of PROBLEM.json and PLAN.json can be - (stdin)");
+  // Read in order: argument evaluation order is unspecified.
+  const std::string problem = read_file(files[0], "problem");
+  const std::string plan = read_file(files[1], "plan");
+  return print(evaluate_request(problem, plan));
+}
+
+int run_solve(const ParsedArgs& args) {
+  nlohmann::json options = args.options;
+  const bool with_launch = options.contains("launch");
+  options.erase("launch");
+  const std::string text = read_file(args.positional[0], "problem");
+  json result = solve_request(text, parse_solve_options(options));
+  // The solve output is itself a plan file, so the bundle is built from it.
+  if (with_launch) result["launch"] = launch_request(text, result.dump(), "all");
+  print(result);
+  if (result.value("method", "") == "exact" && !result.value("optimal", false)) {
+    std::cerr << "error: exact stopped (" << result.value("stop_reason", "") << ") before proving optimality; "
+              << "the best plan so far is printed, within a proven gap of " << 100.0 * result.value("gap", 1.0)
+              << "% of the optimum. Raise --time-limit or --max-nodes.\n";
+    return kExitUnproven;
+  }
+  return 0;
+}
+
+}  // namespace
+
+CommandSpec evaluate_command() {
+  CommandSpec spec;
+  spec.name = "evaluate";
+  spec.arguments = "PROBLEM.json PLAN.json";
+  spec.min_positional = spec.max_positional = 2;
+  spec.summary = "Print a plan's figures: time, energy, memory and the objective, per stage and in all.";
+  spec.details = "Exit 0 for a well-formed plan, feasible or not (see \"feasible\"); 1 with messages naming the "
+                 "field for a malformed problem or plan.";
+  spec.run = run_evaluate;
+  return spec;
+}
+
+CommandSpec solve_command() {
+  CommandSpec spec;
+  spec.name = "solve";
+  spec.arguments = "PROBLEM.json";
+  spec.min_positional = spec.max_positional = 1;
+  spec.summary = "Search for the best plan and print it with its figures and a proven lower bound.";
+  spec.details = "Exit 3 when no plan fits; exit 4 when exact stops at its budget before proving optimality "
+                 "(the best plan so far is still printed).";
+  spec.options = {
+      {"--method", "M", ValueKind::text, "method", "", "memetic",
+       "planning method: memetic, exact, brute-force, metis, metis-improved or uniform"},
+      {"--seed", "N", ValueKind::number, "seed", "", "the problem's search.seed (1)",
+       "random seed; the same seed gives the same plan"},
+      {"--lambda", "X", ValueKind::number, "lambda", "", "the problem's objective.lambda (1)",
+       "weight of time against energy, in [0, 1]; replaces the file's weights"},
+      {"--weights", "time=X,energy=X,carbon=X,cost=X", ValueKind::weights, "weights", "",
+       "the problem's objective.weights", "weights of the four objective terms"},
+      {"--time-limit", "S", ValueKind::number, "time_limit_s", "seconds", "the problem's search.time_limit_s (120)",
+       "stop the search after this long"},
+      {"--max-nodes", "N", ValueKind::number, "max_nodes", "nodes", "2000000000", "exact: node budget"},
+      {"--stage-count", "K", ValueKind::number, "stage_count", "stages", "any",
+       "plans of exactly K stages (memetic, exact, brute-force)"},
+      {"--parallelism", "pipeline|hybrid", ValueKind::text, "parallelism", "", "the problem's search.parallelism",
+       "one GPU per stage, or stage groups with tensor and data parallelism"},
+      {"--micro-batch-size", "fixed|auto", ValueKind::text, "micro_batch_size", "",
+       "the problem's search.micro_batch_size", "keep the model's micro-batch size, or choose it too"},
+      {"--launch", "", ValueKind::none, "launch", "", "off",
+       "add the plan's launch bundle (as geotrain launch --target all)"},
+  };
+  spec.run = run_solve;
+  return spec;
+}
+
+}  // namespace geotrain::cli
