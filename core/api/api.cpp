@@ -9,10 +9,12 @@
 #include "model/message_list.hpp"
 #include "model/plan_json.hpp"
 #include "model/plan_report.hpp"
+#include "model/replica_plan_json.hpp"
 #include "model/problem_json.hpp"
 #include "model/objective_json.hpp"
 #include "api/micro_batch_search.hpp"
 #include "api/references.hpp"
+#include "api/replica_output.hpp"
 #include "search/bounds/certificate.hpp"
 #include "search/bounds/pool_relaxation.hpp"
 #include "search/stopwatch.hpp"
@@ -68,16 +70,21 @@ json evaluate_request(const std::string& problem_text, const std::string& plan_t
     warnings.push_back("plan.micro_batch_size: evaluated at the plan's " + std::to_string(plan_u) +
                        " (chosen by search.micro_batch_size \"auto\"), not model.micro_batch_size " +
                        std::to_string(parsed.problem.model.micro_batch_size));
-  const GroupPlan plan = parse_group_plan(plan_document, problem);
+  const ReplicaPlan replicas = parse_replica_plan(plan_document, problem);
   json out = {{"problem", problem.name}};
-  // The file's model serves a pipeline plan at its own u; others get their own.
-  std::optional<CostModel> own_model;
-  if (!is_pipeline(plan)) own_model.emplace(problem, layout_of(plan));
-  else if (other_u) own_model.emplace(problem);
-  if (own_model) own_model->copy_objective_from(file_model);
-  const CostModel& model = own_model ? *own_model : file_model;
-  const Plan device_stages = is_pipeline(plan) ? to_pipeline_plan(plan) : device_plan(plan);
-  out.update(report_to_json(report_plan(model, device_stages, problem), problem));
+  if (needs_replica_model(replicas, problem)) {
+    out.update(replica_evaluation_json(replicas, problem, file_model));
+  } else {
+    const GroupPlan& plan = replicas.front().stages;
+    // The file's model serves a pipeline plan at its own u; others get their own.
+    std::optional<CostModel> own_model;
+    if (!is_pipeline(plan)) own_model.emplace(problem, layout_of(plan));
+    else if (other_u) own_model.emplace(problem);
+    if (own_model) own_model->copy_objective_from(file_model);
+    const CostModel& model = own_model ? *own_model : file_model;
+    const Plan device_stages = is_pipeline(plan) ? to_pipeline_plan(plan) : device_plan(plan);
+    out.update(report_to_json(report_plan(model, device_stages, problem), problem));
+  }
   add_objective_settings(out, problem, refs);
   add_micro_batch(out, problem);
   add_warnings(out, warnings);
