@@ -186,16 +186,23 @@ ReplicaBreakdown ReplicaCostModel::breakdown(const ReplicaPlanView& plan) const 
 
 namespace {
 
-ReplicaCostModel plan_model(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective) {
-  ReplicaCostModel model(problem, layout_of(plan));
+ReplicaCostModel plan_model(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective,
+                            std::shared_ptr<const LinkTable> links) {
+  ReplicaCostModel model(problem, layout_of(plan), std::move(links));
   model.devices().copy_objective_from(objective);
+  if (objective.restricts_stage_count())
+    model.devices().set_stage_count_range(objective.fewest_stages(), objective.most_stages());
   return model;
 }
 
 }  // namespace
 
 ReplicaPlanModel::ReplicaPlanModel(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective)
-    : model(plan_model(problem, plan, objective)) {
+    : ReplicaPlanModel(problem, plan, objective, std::make_shared<const LinkTable>(problem)) {}
+
+ReplicaPlanModel::ReplicaPlanModel(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective,
+                                   std::shared_ptr<const LinkTable> links)
+    : model(plan_model(problem, plan, objective, std::move(links))) {
   for (const GroupStage& s : plan.front().stages) layers.push_back(s.layers);
   int device = 0;
   for (const Replica& r : plan) {

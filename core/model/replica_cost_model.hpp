@@ -98,6 +98,8 @@ class ReplicaCostModel {
 // references and stage-count range), and the view of the plan over it.
 struct ReplicaPlanModel {
   ReplicaPlanModel(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective);
+  ReplicaPlanModel(const Problem& problem, const ReplicaPlan& plan, const CostModel& objective,
+                   std::shared_ptr<const LinkTable> links);
   ReplicaCostModel model;
   std::vector<int> layers, devices;
   std::vector<std::int64_t> micro_batches;
