@@ -42,9 +42,16 @@ std::vector<std::int64_t> balance_micro_batches(const std::vector<PipelinePace>&
     hi = lo;
   }
   for (std::size_t r = 0; r < R; ++r) shares[r] = fits_within(paces[r], hi, cap);
-  // Too many at T: take back from the replica that drains last (the later of equals).
   std::int64_t excess = -micro_batches;
   for (std::int64_t m : shares) excess += m;
+  // Rounding may leave T one micro-batch short: give it where it drains soonest (the first of equals).
+  for (; excess < 0; ++excess) {
+    std::size_t next = 0;
+    for (std::size_t r = 1; r < R; ++r)
+      if (drain_s(paces[r], shares[r] + 1) < drain_s(paces[next], shares[next] + 1)) next = r;
+    ++shares[next];
+  }
+  // Too many at T: take back from the replica that drains last (the later of equals).
   while (excess-- > 0) {
     std::size_t worst = R;
     for (std::size_t r = 0; r < R; ++r)
