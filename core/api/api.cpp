@@ -98,7 +98,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   if (options.is_null()) return out;
   if (!r.open_object(options, "options",
                      {"method", "seed", "lambda", "weights", "time_limit_s", "max_nodes", "stage_count", "parallelism",
-                      "micro_batch_size"}))
+                      "micro_batch_size", "replicas"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -126,6 +126,13 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
     if (*mode == "auto") out.micro_batch_auto = true;
     else if (*mode == "fixed") out.micro_batch_auto = false;
     else r.error("options.micro_batch_size", "must be \"fixed\" or \"auto\", got " + FieldReader::describe(*mode));
+  }
+  if (options.contains("replicas") && !options["replicas"].is_null()) {
+    const auto& value = options["replicas"];
+    if (value.is_string() && value.get<std::string>() == "auto") out.replicas = 0;
+    else if (value.is_string())
+      r.error("options.replicas", "must be 1, an integer number of replicas or \"auto\", got " + FieldReader::describe(value));
+    else if (auto count = r.integer(options, "options", "replicas", false, 1, kMaxGpus)) out.replicas = static_cast<int>(*count);
   }
   if (!r.errors().empty()) throw InputError(r.errors());
   return out;

@@ -115,6 +115,10 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.micro_batch_auto) problem.search.micro_batch_auto = *options.micro_batch_auto;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
   if (options.parallelism) problem.search.parallelism = *options.parallelism;
+  if (options.replicas) {
+    problem.search.replicas_auto = *options.replicas == 0;
+    problem.search.replicas = std::max(1, *options.replicas);
+  }
   return problem;
 }
 
