@@ -47,7 +47,7 @@ export function methodText(result) {
     const gap = Number.isFinite(result.gap) ? `gap ${formatNumber(result.gap * 100, 3)} %` : '';
     return `${method}: not proven optimal (${[why, gap].filter(Boolean).join(', ')})`;
   }
-  // Every other method's plan carries a certificate too (README, "The certificate").
+  // Every other method's plan carries a certificate too (docs/planners.md, "The certificate").
   if (Number.isFinite(result.gap)) return `${method} (within ${formatNumber(result.gap * 100, 3)} % of optimal (proven))`;
   return method;
 }
