@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSlugger, headings, links, parseBlocks, slugify } from '../web/tools/markdown.mjs';
+import { createSlugger, headings, links, parseBlocks, renderHtml, slugify } from '../web/tools/markdown.mjs';
 import { renderDocs } from '../web/tools/render-docs.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,6 +60,25 @@ test('GitHub anchors: worked examples', () => {
   // Headings are named by their text: code spans and link text count, markers do not.
   const found = headings(parseBlocks('# A `b` [c](d.md) *e*\n## A `b` c e\n'));
   assert.deepEqual(found.map((h) => h.slug), ['a-b-c-e', 'a-b-c-e-1']);
+});
+
+test('the renderer escapes every text and drops unsafe links: no HTML from Markdown reaches a page', () => {
+  const md = [
+    '# Title <script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '<!-- a comment -->',
+    'A [bad link](javascript:alert(1)), ![bad image](javascript:x) and `<b>code</b>` & "quotes".',
+    '| a | b |', '| --- | --- |', '| <i>x</i> | `y\\|z` |',
+    '```', '<script>in code</script>', '```',
+  ].join('\n');
+  const html = renderHtml(parseBlocks(md));
+  assert.doesNotMatch(html, /<script|<img|<i>|<b>|<[^>]*\son\w+=|="javascript:|<!--/);
+  assert.match(html, /<p>&lt;img src=x onerror=alert\(1\)&gt;<\/p>/, 'raw HTML shows as text');
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  assert.match(html, /<code>&lt;b&gt;code&lt;\/b&gt;<\/code> &amp; &quot;quotes&quot;/);
+  assert.match(html, /A bad link, bad image and/);
+  assert.match(html, /<td><code>y\|z<\/code><\/td>/);
+  assert.match(html, /<h1 id="[a-z0-9-]+">Title &lt;script&gt;/);
 });
 
 test('the link checker finds a broken file, anchor and URL', () => {
