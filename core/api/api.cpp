@@ -161,7 +161,7 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
   }
   if (r.optimal) out["optimal"] = *r.optimal;
   {
-    // Every method's plan with a proven lower bound and its gap (README, "The
+    // Every method's plan with a proven lower bound and its gap (docs/planners.md, "The
     // certificate"), raised by what the search itself proved. One pipeline
     // model is bounded by exact's root relaxation; stage groups and several
     // micro-batch sizes by the bound valid for every plan (pool_relaxation.hpp).
