@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's table of each example's own micro-batch size against the
+# Prints docs/objectives.md's table of each example's own micro-batch size against the
 # one search.micro_batch_size "auto" chooses: the memetic algorithm, seed 1, at
 # each file's objective, --micro-batch-size fixed and auto.
 # Usage: examples/micro-batch-table.sh [CLI]

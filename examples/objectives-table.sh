@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's table of the time-, energy-, carbon- and money-optimal
+# Prints docs/objectives.md's table of the time-, energy-, carbon- and money-optimal
 # plans of one example (by default world-wide.json, whose sites carry
 # representative grid, PUE and price figures from CATALOGUE.md): the memetic
 # algorithm, seed 1, once per weighting, with the run totals of

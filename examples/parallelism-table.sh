@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's table of pipeline-only against hybrid (stage-group)
+# Prints docs/stage-groups.md's table of pipeline-only against hybrid (stage-group)
 # plans on the examples: the memetic algorithm at each file's settings with
 # --parallelism pipeline and hybrid. Usage: examples/parallelism-table.sh [CLI]
 set -euo pipefail

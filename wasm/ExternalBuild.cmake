@@ -31,3 +31,10 @@ add_custom_target(web_examples ALL
   COMMAND ${GEOTRAIN_NODE} "${PROJECT_SOURCE_DIR}/web/tools/copy-examples.mjs"
   WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
   COMMENT "Copying examples into web/examples/")
+
+# The docs (docs/*.md and the Markdown files they link to) as static pages under web/docs/, so
+# that the page's "?" links open them offline (web/tools/render-docs.mjs).
+add_custom_target(web_docs ALL
+  COMMAND ${GEOTRAIN_NODE} "${PROJECT_SOURCE_DIR}/web/tools/render-docs.mjs"
+  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+  COMMENT "Rendering docs into web/docs/")

@@ -141,7 +141,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
 namespace {
 
 // The certificate: a proven lower bound on every plan of the space searched
-// and this plan's gap to it (README, "The certificate"), raised by what the
+// and this plan's gap to it (docs/planners.md, "The certificate"), raised by what the
 // search itself proved. One pipeline model is bounded by exact's root
 // relaxation; stage groups, several micro-batch sizes and replicas by the
 // bound valid for every plan (pool_relaxation.hpp).

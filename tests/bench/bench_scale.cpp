@@ -2,7 +2,7 @@
 // memetic run at default settings and seed 1 against metis-improved and
 // against exact after 1 s, exact's proven gap, in-search nanoseconds per
 // evaluation next to the bare cost model's, and loading a pool with every
-// link written out. Each figure in the README's tables at scale comes from
+// link written out. Each figure in docs/performance.md's tables at scale comes from
 //   geotrain_bench --benchmark_filter=Scale
 // (counters: objectives, GPUs used, evaluations, ns_per_eval, gap).
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
 // geotrain_geo_pool GPUS LAYERS [SEED] [--explicit-links]: writes the
 // benchmarks' pool (geo_pool.hpp) as a problem file on stdout, so that every
-// number in the README's tables at scale can be rerun with the CLI.
+// number in docs/performance.md's tables at scale can be rerun with the CLI.
 #include <cstdlib>
 #include <iostream>
 #include <string>

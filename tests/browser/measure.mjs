@@ -1,4 +1,4 @@
-// Measures the page's targets (not a test; prints a table for the README):
+// Measures the page's targets (not a test; prints a table for docs/performance.md):
 //   node tests/browser/measure.mjs
 // - time to interactive from localhost (performance mark 'geotrain-interactive',
 //   set when the editor, the module and the first check are ready), cold and reload;

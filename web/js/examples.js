@@ -1,6 +1,7 @@
 // The example problems (web/examples/index.json, made by tools/copy-examples.mjs): one card each,
 // with its description, its story on demand and an Open button.
 import { h } from './dom.js';
+import { helpLink } from './help-link.js';
 import { isPlainObject } from './paths.js';
 
 const SAFE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
@@ -14,7 +15,7 @@ async function fetchJson(url) {
 export function createExamples({ onOpen, notify }) {
   const list = h('ul', { class: 'example-list', id: 'example-list' });
   const element = h('details', { class: 'examples', id: 'examples', open: true },
-    h('summary', {}, h('h2', { text: 'Examples' })), list);
+    h('summary', {}, h('h2', { text: 'Examples' })), helpLink('examples'), list);
   const cache = new Map();
 
   const fetchExample = (file) => {

@@ -1,5 +1,6 @@
 // The last plan: its headline figures, the plan views, and the comparison with the baselines.
 import { h } from './dom.js';
+import { helpLink } from './help-link.js';
 import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { formatCarbonG, formatMoney } from './views/format.js';
 import { drawView } from './views.js';
@@ -47,7 +48,7 @@ export function methodText(result) {
     const gap = Number.isFinite(result.gap) ? `gap ${formatNumber(result.gap * 100, 3)} %` : '';
     return `${method}: not proven optimal (${[why, gap].filter(Boolean).join(', ')})`;
   }
-  // Every other method's plan carries a certificate too (README, "The certificate").
+  // Every other method's plan carries a certificate too (docs/planners.md, "The certificate").
   if (Number.isFinite(result.gap)) return `${method} (within ${formatNumber(result.gap * 100, 3)} % of optimal (proven))`;
   return method;
 }
@@ -83,10 +84,10 @@ export function createResults() {
   const viewSections = VIEW_BOXES.map(([name, title, blurb]) => {
     boxes[name] = h('div', { class: 'view-body', id: `view-${name}` });
     return boxSections[name] = h('section', { class: `view view-${name}`, 'aria-labelledby': `view-${name}-title` },
-      h('h3', { id: `view-${name}-title`, text: title }), h('p', { class: 'intro', text: blurb }), boxes[name]);
+      helpLink(`view-${name}`), h('h3', { id: `view-${name}-title`, text: title }), h('p', { class: 'intro', text: blurb }), boxes[name]);
   });
   const element = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-title', hidden: true },
-    h('h2', { id: 'results-title', text: 'Plan' }), origin, stale, totals, summary, warnings, h('div', { class: 'views' }, viewSections));
+    helpLink('results'), h('h2', { id: 'results-title', text: 'Plan' }), origin, stale, totals, summary, warnings, h('div', { class: 'views' }, viewSections));
   let last = null;
 
   return {

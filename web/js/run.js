@@ -4,6 +4,7 @@
 // behind it; cancelling asks the worker for its best plan so far and, when the worker cannot stop
 // early (exact runs in one go), terminates it and keeps the best plan it last reported.
 import { h } from './dom.js';
+import { helpLink } from './help-link.js';
 import { countOf, formatCount, formatElapsed, formatMs, formatNumber } from './format.js';
 import { messageTotal } from './limits.js';
 import { drawView, loadView } from './views.js';
@@ -60,7 +61,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   const dockStatus = h('a', { href: '#run-area', class: 'dock-status', id: 'dock-status', text: 'Ready.' });
   const dock = h('div', { class: 'run-dock', id: 'run-dock' }, dockPlan, dockStatus);
   const element = h('section', { class: 'run-panel', 'aria-labelledby': 'run-title' },
-    h('h2', { id: 'run-title', text: 'Plan it' }),
+    helpLink('run'), h('h2', { id: 'run-title', text: 'Plan it' }),
     h('div', { class: 'field' }, h('label', { for: 'method', text: 'Method' }), methodSelect, methodHint, budget),
     h('div', { class: 'buttons' }, planButton, cancelButton),
     status, figureList, chart, dock);

@@ -1,6 +1,7 @@
 // The problem editor: tabs of form sections plus the raw JSON, all bound to one store, checked by
 // the planner's own validator (in the worker) as the user types.
 import { debounce, h, preservingFocus } from '../dom.js';
+import { helpLink } from '../help-link.js';
 import { WorkerError } from '../messenger.js';
 import { getPath } from '../paths.js';
 import { gpuDefault } from './catalogue.js';
@@ -37,7 +38,7 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
   // Sections in hidden tabs are redrawn when shown (a 500-GPU table is costly to redraw on every
   // keystroke elsewhere); the JSON text always follows, since it is the problem itself.
   const stale = new Set();
-  const tabs = createTabs(TABS.map(([name, title], i) => ({ name, title, element: sections[i].element })), {
+  const tabs = createTabs(TABS.map(([name, title], i) => ({ name, title, element: [helpLink(`editor-${name}`), sections[i].element] })), {
     label: 'Problem editor',
     initial: 'gpus',
     onSelect: (name) => {

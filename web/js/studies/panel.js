@@ -4,6 +4,7 @@
 // study's view draws them. Cancel terminates the pool and summarises what finished. Choosing a point
 // shows that job's full plan in the page's plan views.
 import { h } from '../dom.js';
+import { helpLink } from '../help-link.js';
 import { formatElapsed } from '../format.js';
 import { createStudyForm } from './form.js';
 import { OptionError, studyLabel, studyOptions } from './options.js';
@@ -22,7 +23,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
   const output = h('div', { id: 'study-output', class: 'study-output', 'aria-live': 'off' });
   const shown = h('p', { id: 'study-shown', class: 'study-shown', hidden: true });
   const element = h('section', { class: 'studies', id: 'studies', 'aria-labelledby': 'studies-title' },
-    h('h2', { id: 'studies-title', text: 'Studies' }),
+    helpLink('studies'), h('h2', { id: 'studies-title', text: 'Studies' }),
     h('p', { class: 'intro', text: 'Trade-offs and sweeps over the current problem, each run as many independent plans in parallel. Choose a point or a table row to see its plan in the plan views.' }),
     form.element,
     h('div', { class: 'buttons study-buttons' }, runButton, cancelButton),

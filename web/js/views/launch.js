@@ -2,6 +2,7 @@
 // (Megatron-Core, PyTorch's torch.distributed.pipelining, DeepSpeed), built by the same C++ as
 // `geotrain launch` (core/launch/). Every text comes from the bundle and goes in as text, never HTML.
 import { h, setChildren } from '../dom.js';
+import { helpLink } from '../help-link.js';
 import { copyText, downloadText } from '../files.js';
 import { formatMs } from '../format.js';
 
@@ -65,7 +66,7 @@ export function createLaunchView({ request }) {
   const body = h('div', { class: 'launch-body', id: 'launch-body' });
   const bundleButton = h('button', { type: 'button', id: 'launch-download-bundle', text: 'Download bundle (JSON)', disabled: true });
   const element = h('section', { class: 'launch', id: 'launch-view', 'aria-labelledby': 'launch-title', hidden: true },
-    h('h2', { id: 'launch-title', text: 'Launch' }),
+    helpLink('launch'), h('h2', { id: 'launch-title', text: 'Launch' }),
     h('p', { class: 'intro', text: 'The commands and configuration that run this plan: the rank map, then each engine\'s arguments or the reason it cannot run the plan.' }),
     bundleButton, body);
   let bundle = null;
