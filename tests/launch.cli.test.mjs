@@ -39,7 +39,8 @@ test('every example has a golden bundle', () => {
 for (const name of exampleNames) {
   test(`${name}: launch gives the golden bundle for the stored plan`, () => {
     const expected = goldenBundle(name);
-    const plan = write(`${name}-plan.json`, { stages: expected.plan });
+    // A replica plan's bundle keeps its replicas (the plan it launches joins them).
+    const plan = write(`${name}-plan.json`, expected.replicas ? { replicas: expected.replicas } : { stages: expected.plan });
     const r = run(['launch', path.join(examples, `${name}.json`), plan]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), expected, `bundle differs; if intended, run tests/golden/launch/regenerate.sh`);

@@ -1,6 +1,7 @@
 #include "api/launch_request.hpp"
 
 #include "api/api.hpp"
+#include "api/replica_launch.hpp"
 #include "launch/deepspeed_config.hpp"
 #include "launch/megatron_args.hpp"
 #include "launch/plan_shape.hpp"
@@ -10,6 +11,7 @@
 #include "model/input_error.hpp"
 #include "model/plan_json.hpp"
 #include "model/problem_json.hpp"
+#include "model/replica_plan_json.hpp"
 
 namespace geotrain {
 
@@ -22,6 +24,7 @@ struct LaunchInputs {
   Problem problem;
   GroupPlan plan;
   RankMap map;
+  bool merged_replicas = false;  // plan joins identical replicas (replica_launch.hpp)
 };
 
 json rank_map_to_json(const LaunchInputs& in) {
@@ -73,6 +76,10 @@ std::string launch_script(const std::string& preamble, const std::vector<Torchru
 
 // The nearest plan an engine can run, with its figures, so the user sees the price.
 json nearest_plan(const LaunchInputs& in, int tensor_parallel) {
+  // Replicas joined into data parallelism are priced by the replica model, not as one pipeline.
+  if (in.merged_replicas)
+    return {{"why", "the replicas run as one pipeline with data parallelism across them; a nearest plan is not "
+                    "offered for them: plan again for this engine, or with search.replicas 1"}};
   const PlanShape shape = plan_shape(in.plan);
   const GroupPlan nearest = uniform_subplan(in.plan, std::min(tensor_parallel, shape.tensor_parallel), shape.data_parallel);
   const json plan = plan_to_json(nearest, in.problem);
@@ -150,6 +157,17 @@ json deepspeed_part(const LaunchInputs& in) {
   return out;
 }
 
+// A replica plan no target runs: every target says why, with the plan itself.
+json replicas_beyond_engines(const Problem& problem, const ReplicaPlan& plan, const std::vector<std::string>& cannot,
+                             const std::string& target) {
+  json out = {{"problem", problem.name}, {"target", target}};
+  out["replicas"] = replica_plan_to_json(plan, problem)["replicas"];
+  out["world_size"] = gpu_count(plan);
+  for (const char* part : {"megatron", "torch", "deepspeed"})
+    if (target == "all" || target == part) out[part] = {{"expressible", false}, {"cannot", cannot}};
+  return out;
+}
+
 }  // namespace
 
 json launch_request(const std::string& problem_text, const std::string& plan_text, const std::string& target) {
@@ -161,10 +179,31 @@ json launch_request(const std::string& problem_text, const std::string& plan_tex
   const nlohmann::json plan_document = parse_json_text(plan_text, "plan");
   // A plan at the u "auto" chose runs at that u.
   if (const std::int64_t u = parse_plan_micro_batch_size(plan_document, in.problem)) in.problem.model.micro_batch_size = u;
-  in.plan = parse_group_plan(plan_document, in.problem);
+  std::optional<json> replica_plan;
+  if (has_replicas(plan_document)) {
+    const ReplicaPlan replicas = parse_replica_plan(plan_document, in.problem);
+    if (replicas.size() > 1) {
+      MergedReplicas merged = merge_identical_replicas(in.problem, replicas);
+      if (!merged.cannot.empty()) return replicas_beyond_engines(in.problem, replicas, merged.cannot, target);
+      replica_plan = replica_plan_to_json(replicas, in.problem)["replicas"];
+      in.problem = std::move(merged.problem);
+      in.plan = std::move(merged.plan);
+      in.merged_replicas = true;
+    } else {
+      in.plan = replicas.front().stages;
+    }
+  } else {
+    in.plan = parse_group_plan(plan_document, in.problem);
+  }
   in.map = build_rank_map(in.problem, in.plan);
 
   json out = {{"problem", in.problem.name}, {"target", target}};
+  if (replica_plan) {
+    out["replicas"] = *replica_plan;
+    out["replica_note"] = std::to_string(replica_plan->size()) +
+                          " identical replicas run as one pipeline whose stage groups join every replica's: "
+                          "data-parallel size " + std::to_string(replica_plan->size()) + " x each stage's data shards";
+  }
   out["plan"] = plan_to_json(in.plan, in.problem)["stages"];
   out["world_size"] = in.map.world_size();
   out["assumptions"] = strings(in.map.assumptions);

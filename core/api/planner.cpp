@@ -10,6 +10,8 @@
 #include "search/memetic/hybrid_memetic.hpp"
 #include "search/space/hybrid_methods.hpp"
 #include "search/memetic/memetic.hpp"
+#include "search/replicas/replica_brute_force.hpp"
+#include "search/replicas/replica_search.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {
@@ -113,6 +115,10 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.micro_batch_auto) problem.search.micro_batch_auto = *options.micro_batch_auto;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
   if (options.parallelism) problem.search.parallelism = *options.parallelism;
+  if (options.replicas) {
+    problem.search.replicas_auto = *options.replicas == 0;
+    problem.search.replicas = std::max(1, *options.replicas);
+  }
   return problem;
 }
 
@@ -141,8 +147,11 @@ SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& opti
   return run_method_at_fixed_micro_batch(prepared, options, progress);
 }
 
-SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
-                                            const ProgressCallback& progress) {
+namespace {
+
+// The method on one pipeline's space (search.parallelism picks single GPUs or stage groups).
+SolveResult run_pipeline_method(const PreparedProblem& prepared, const SolveOptions& options,
+                                const ProgressCallback& progress) {
   const CostModel& model = prepared.model;
   Stopwatch clock;
   SolveResult result;
@@ -169,6 +178,26 @@ SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, con
       break;
     case Method::uniform: result = run_uniform(model); break;
   }
+  result.elapsed_ms = clock.elapsed_ms();
+  return result;
+}
+
+}  // namespace
+
+// The replica dimension around the pipeline method (search/replicas/): with
+// search.replicas 1 the method alone, as always; otherwise the method plans
+// the whole pool and each candidate replica's share (core/search/replicas/).
+SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
+                                            const ProgressCallback& progress) {
+  const SearchSettings& search = prepared.problem.search;
+  if (search.replicas == 1 && !search.replicas_auto) return run_pipeline_method(prepared, options, progress);
+  if (options.method == Method::brute_force) return brute_force_replicas(prepared.problem, prepared.model, progress);
+  Stopwatch clock;
+  const PoolPlanner plan_pool = [&](const Problem& problem, const CostModel& model, const ProgressCallback& report) {
+    const PreparedProblem pool{problem, model, prepared.references};
+    return run_pipeline_method(pool, options, report);
+  };
+  SolveResult result = search_replicas(prepared.problem, prepared.model, plan_pool, progress);
   result.elapsed_ms = clock.elapsed_ms();
   return result;
 }

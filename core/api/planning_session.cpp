@@ -43,9 +43,10 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
   const PreparedProblem& p = *prepared_;
-  // "auto" plans one problem per micro-batch size: it runs in one go, as
-  // exact does, reporting progress from inside the step.
-  if (options.method != Method::memetic || p.problem.search.micro_batch_auto) return;
+  // "auto" plans one problem per micro-batch size, and replicas one per pool:
+  // they run in one go, as exact does, reporting progress from inside the step.
+  const bool replicas = p.problem.search.replicas != 1 || p.problem.search.replicas_auto;
+  if (options.method != Method::memetic || p.problem.search.micro_batch_auto || replicas) return;
   if (p.problem.search.parallelism == Parallelism::hybrid)
     memetic_ = std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
   else
@@ -93,6 +94,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
     p.has_plan = true;
     p.best_plan = result_->plan;
     p.best_layout = result_->layout;
+    p.best_replicas = result_->replicas;
     p.best_cost = result_->cost;
     if (result_->method == "exact") p.nodes = result_->nodes;
   }

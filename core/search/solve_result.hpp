@@ -8,6 +8,7 @@
 
 #include "model/cost_model.hpp"
 #include "model/plan.hpp"
+#include "model/replica_plan.hpp"
 
 namespace geotrain {
 
@@ -38,6 +39,12 @@ struct SolveResult {
   int micro_batch_sizes_planned = 0, micro_batch_sizes_pruned = 0;
   std::optional<double> lower_bound;
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
+  // search.replicas (replicas.md): the plan of two or more replicas, by GPU
+  // index (then `plan` and `layout` are empty), the partition it came from
+  // ("one per site", ...) and how many partitions were planned.
+  ReplicaPlan replicas;
+  std::string replica_partition;
+  int replica_partitions_tried = 0;
 };
 
 // A snapshot during a search; a callback returning false cancels it.
@@ -48,6 +55,7 @@ struct Progress {
   bool has_plan = false;
   Plan best_plan;
   GroupLayout best_layout;  // as SolveResult::layout
+  ReplicaPlan best_replicas;  // as SolveResult::replicas (then best_plan is empty)
   PlanCost best_cost;
   // exact: nodes expanded, and the least lower bound over what is still open
   // (known once every stage count has its root bound).
