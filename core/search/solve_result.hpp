@@ -2,6 +2,7 @@
 // What every planning method returns, and what it reports while it runs.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct SolveResult {
   int micro_batch_sizes_planned = 0, micro_batch_sizes_pruned = 0;
   std::optional<double> lower_bound;
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
+  // search.engine: the best plan of the whole space (engine "any") found
+  // beside the engine's own, to price the engine (core/api/engine_price.hpp).
+  std::shared_ptr<const SolveResult> unconstrained;
 };
 
 // A snapshot during a search; a callback returning false cancels it.
