@@ -16,7 +16,7 @@ struct EngineVersions {
 
 inline EngineVersions megatron_core_versions() {
   return {"0.13.0",
-          "--pipeline-model-parallel-layout first appears in core_v0.13.0 (megatron/training/arguments.py)",
+          "--pipeline-model-parallel-layout first appears in core_v0.13.0, in megatron/training/arguments.py",
           {"core_v0.13.0", "core_v0.19.0"}};
 }
 
