@@ -6,12 +6,21 @@
 // Run: node --test tests/browser/engines.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openExample, problemIn, screenshot, useBrowser, waitStatus } from './helpers.mjs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ARTIFACTS, openExample, problemIn, useBrowser, waitStatus } from './helpers.mjs';
 
 const browser = useBrowser();
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const LABELS = { megatron: 'Megatron-Core', torch: 'PyTorch pipelining', deepspeed: 'DeepSpeed', flashflex: 'FlashFlex' };
+
+// What a person sees at this window size: the viewport, scrolled to `selector`'s top.
+async function screenshot(page, name, selector) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView({ block: 'start' }), selector);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
 
 const smallTexts = (page) => page.evaluate(() => {
   const out = [];
@@ -48,8 +57,7 @@ test('desktop: the 64-A100 example gets a launchable plan for every target', asy
   assert.match(await page.textContent('.launch-versions'), /checked against 5ee1726/);
   await page.click('#launch-tab-megatron');
   assert.equal(await page.textContent('#launch-tab-megatron'), 'Megatron-Core (cannot)');
-  await page.locator('#launch-view').scrollIntoViewIfNeeded();
-  await screenshot(page, 'engines-any-desktop');
+  await screenshot(page, 'engines-any-desktop', '.launch-tabs');
 
   // Each refused target plans again for itself, by its button, and then runs its plan.
   // (torch runs DeepSpeed's plan, one GPU per stage, as it is: no button then.)
@@ -70,8 +78,7 @@ test('desktop: the 64-A100 example gets a launchable plan for every target', asy
       const seconds = Number(summary.match(/: ([\d.]+) s per iteration/)[1]);
       assert.ok(seconds < 166, `the Megatron-Core plan (${seconds} s) beats the one-node-per-stage hand plan (166 s)`);
       assert.match(await page.textContent('.launch-file[data-file="megatron_launch.sh"] pre'), /--pipeline-model-parallel-layout 'E/);
-      await page.locator('#launch-view').scrollIntoViewIfNeeded();
-      await screenshot(page, 'engines-megatron-desktop');
+      await screenshot(page, 'engines-megatron-desktop', '#launch-engine');
     }
   }
   // The editor shows the engine the last plan was made for.
@@ -96,16 +103,14 @@ test('phone: the Engine setting chosen by keyboard, and the price in the Launch 
   assert.equal(await engine.evaluate((el) => el === document.activeElement), true, 'Tab reaches the Engine setting');
   await page.keyboard.type('M');  // the select's type-ahead: Megatron-Core
   await page.waitForFunction(() => JSON.parse(document.getElementById('problem-json').value).search?.engine === 'megatron-core');
-  await engine.scrollIntoViewIfNeeded();
-  await screenshot(page, 'engines-setting-phone');
+  await screenshot(page, 'engines-setting-phone', '#panel-objective [data-path="search.parallelism"]');
 
   await planned(page, () => page.click('#dock-plan-button'));
   const summary = await page.textContent('#launch-engine');
   assert.match(summary, /^Planned for Megatron-Core: [\d.]+ s per iteration\. The unconstrained plan \(any engine\) would take [\d.]+ s with \d+ stages on \d+ GPUs: [\d.]+ % less time/);
   assert.equal(await page.getAttribute('#launch-tab-megatron', 'aria-selected'), 'true');
   assert.equal(await page.textContent('#launch-tab-megatron'), 'Megatron-Core');
-  await page.locator('#launch-engine').scrollIntoViewIfNeeded();
-  await screenshot(page, 'engines-launch-phone');
+  await screenshot(page, 'engines-launch-phone', '#launch-engine');
   assert.deepEqual(await smallTexts(page), []);
   assert.deepEqual(errors, []);
   await context.close();

@@ -40,9 +40,9 @@ function engineSummary(result) {
     + `${free.gpus_used} GPUs: ${faster.toFixed(1)} % less time, an objective ${price.objective_pct.toFixed(1)} % lower.`;
 }
 
-function versionsLine(part) {
+function versionsLine(name, part) {
   const v = part.versions;
-  return v ? h('p', { class: 'launch-note launch-versions', text: `Needs ${v.minimum} or later (${v.why_minimum}); checked against ${v.checked_against.join(', ')}.` }) : null;
+  return v ? h('p', { class: 'launch-note launch-versions', text: `Needs ${LABEL_OF[name]} ${v.minimum} or later (${v.why_minimum}); checked against ${v.checked_against.join(', ')}.` }) : null;
 }
 
 // One file of the bundle: its name, Copy and Download buttons, and the text itself.
@@ -132,7 +132,7 @@ export function createLaunchView({ request, planFor = null }) {
       h('h3', { text: 'Rank map' }), rankTable(bundle.rank_map),
       bundle.assumptions.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
       tabs, h('div', { class: 'launch-target', role: 'tabpanel', id: 'launch-target', 'aria-labelledby': `launch-tab-${selected}` },
-        versionsLine(part), targetFiles(selected, part, planFor)));
+        versionsLine(selected, part), targetFiles(selected, part, planFor)));
   }
 
   return {
