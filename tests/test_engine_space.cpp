@@ -4,15 +4,13 @@
 // launch targets agree with the search about what each engine can run.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "api/api.hpp"
 #include "api/engine_price.hpp"
 #include "api/planner.hpp"
 #include "api/planning_session.hpp"
 #include "model/input_error.hpp"
 #include "model/problem_json.hpp"
+#include "example_files.hpp"
 #include "random_node_pool.hpp"
 #include "search/space/engine_space.hpp"
 #include "search/space/hybrid_layouts.hpp"
@@ -286,27 +284,13 @@ TEST(EngineSpace, FlashFlexNeedsAConfigWhoseHeadsDivideTheHiddenSize) {
   EXPECT_TRUE(engine_plan_faults(Engine::flashflex, p, four).empty());
 }
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(GEOTRAIN_EXAMPLES_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(EngineSpace, MegatronCoreBeatsTheHandPlanOnTheSixtyFourA100Pool) {
   // The plan an engineer writes by hand, one 8-way stage per node in file
   // order, takes about 166 s; the Megatron-Core plan (one tensor degree for
   // every stage) must beat it, and cost no less than the unconstrained plan.
-  const std::string problem = read_example("llama70b-64xa100.json");
+  const std::string problem = testing::read_example("llama70b-64xa100.json");
   ASSERT_FALSE(problem.empty());
-  nlohmann::json stages = nlohmann::json::array();
-  const auto doc = nlohmann::json::parse(problem);
-  for (std::size_t n = 0; n < 8; ++n) {
-    nlohmann::json ids = nlohmann::json::array();
-    for (std::size_t k = 0; k < 8; ++k) ids.push_back(doc["gpus"][n * 8 + k]["id"]);
-    stages.push_back({{"gpus", ids}, {"tensor_parallel", 8}, {"layers", 10}});
-  }
-  const auto hand = evaluate_request(problem, nlohmann::json{{"stages", stages}}.dump());
+  const auto hand = evaluate_request(problem, testing::one_stage_per_node_plan(problem).dump());
   SolveOptions options;
   options.engine = Engine::megatron_core;
   const auto solved = solve_request(problem, options);
