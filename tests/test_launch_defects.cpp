@@ -107,7 +107,7 @@ TEST(LaunchDefects, MegatronBundleStatesTheMinimumVersion) {
 }
 
 TEST(LaunchDefects, TorchRefusesFewerMicroBatchesThanStages) {
-  // M = 8 / 2 = 4 micro-batches; five stages: Schedule1F1B (2.5 and later)
+  // M = 8 / 2 = 4 micro-batches; five stages: newer Schedule1F1B (torch main)
   // raises "Number of microbatches (4) must be greater than or equal to the
   // number of stages (5)".
   const Problem p = pool();
@@ -123,7 +123,7 @@ TEST(LaunchDefects, TorchRefusesFewerMicroBatchesThanStages) {
 }
 
 TEST(LaunchDefects, TorchPassesOutputArgsSoNoStageRunsAShapeInferenceForward) {
-  // Without output_args, PipelineStage (2.4, 2.5) runs the stage's forward on
+  // Without output_args, PipelineStage (as in 2.4) runs the stage's forward on
   // torch.empty_like copies of input_args: on stage 0 those are token ids of
   // arbitrary values, which the embedding may reject.
   const Problem p = pool();

@@ -129,7 +129,7 @@ def main():
         example = torch.zeros(MICRO_BATCH, SEQ, dtype=torch.long, device=device)
     else:
         example = torch.zeros(MICRO_BATCH, SEQ, HIDDEN, dtype=DTYPE, device=device)
-    # The stage's output (activations, logits on the last), given so that PipelineStage (2.4, 2.5)
+    # The stage's output (activations, logits on the last), given so that PipelineStage (as in 2.4)
     # runs no shape-inference forward on empty_like copies of the token ids.
     width = VOCAB if stage == len(STAGE_LAYERS) - 1 else HIDDEN
     output = torch.zeros(MICRO_BATCH, SEQ, width, dtype=DTYPE, device=device)

@@ -151,7 +151,7 @@ std::vector<std::string> engine_plan_faults(Engine engine, const Problem& proble
       if (engine == Engine::torch && static_cast<std::int64_t>(plan.size()) > problem.model.micro_batches())
         faults.push_back("cannot express because the plan has " + q_text + " stages and only " +
                          std::to_string(problem.model.micro_batches()) +
-                         " micro-batches: Schedule1F1B (torch 2.5 and later) refuses fewer micro-batches than stages");
+                         " micro-batches: newer Schedule1F1B (checked in torch main) refuses fewer micro-batches than stages");
       break;
     }
     case Engine::flashflex: {

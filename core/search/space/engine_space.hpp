@@ -20,7 +20,7 @@
 //   PipeDataParallelTopology one data-parallel size.
 // torch.distributed.pipelining (the bundle's template): no tensor
 //   parallelism, d parallel pipelines; Schedule1F1B refuses fewer
-//   micro-batches than stages (2.5 and later).
+//   micro-batches than stages in newer releases (checked in torch main).
 // FlashFlex: a tensor degree per stage (--hetero_configs), d parallel
 //   pipelines of the same stage template (one per data shard).
 #include <string>
