@@ -104,7 +104,7 @@ test('launch refuses bad usage (exit 2) and bad plans (exit 1) with a message', 
   const plan = write('plan.json', { stages: [{ gpu: 'g0', layers: 4 }] });
   const badTarget = run(['launch', pool, plan, '--target', 'jax']);
   assert.equal(badTarget.code, 2);
-  assert.match(badTarget.stderr, /--target must be megatron, torch, deepspeed or all, got 'jax'/);
+  assert.match(badTarget.stderr, /--target must be megatron, torch, deepspeed, flashflex or all, got 'jax'/);
   assert.equal(run(['launch', pool]).code, 2);
   assert.equal(run(['launch', pool, plan, '--format', 'x']).code, 2);
   const wrong = run(['launch', pool, write('bad.json', { stages: [{ gpu: 'g9', layers: 4 }] })]);

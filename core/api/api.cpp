@@ -13,6 +13,7 @@
 #include "model/replica_plan_json.hpp"
 #include "model/problem_json.hpp"
 #include "model/objective_json.hpp"
+#include "api/engine_price.hpp"
 #include "api/micro_batch_search.hpp"
 #include "api/references.hpp"
 #include "api/replica_output.hpp"
@@ -48,6 +49,29 @@ void add_warnings(json& out, const std::vector<std::string>& warnings) {
 }  // namespace
 
 namespace {
+
+// search.engine: the engine, and beside its plan the unconstrained one with
+// what the engine costs (core/api/engine_price.hpp).
+void add_engine_price(json& out, const Problem& problem, const SolveResult& r) {
+  out["engine"] = engine_name(problem.search.engine);
+  if (!r.unconstrained) return;
+  const SolveResult& u = *r.unconstrained;
+  const GroupPlan plan = u.layout.empty() ? to_group_plan(u.plan) : to_group_plan(u.plan, u.layout);
+  const Problem at_u = with_micro_batch_size(problem, u.micro_batch_size);
+  out["unconstrained"] = {{"objective", u.cost.objective},
+                          {"iteration_ms", u.cost.iteration_s * 1000.0},
+                          {"energy_j", u.cost.energy_j},
+                          {"feasible", u.cost.feasible},
+                          {"gpus_used", gpu_count(plan)},
+                          {"stage_count", plan.size()},
+                          {"micro_batch_size", at_u.model.micro_batch_size},
+                          {"elapsed_ms", u.elapsed_ms},
+                          {"stages", plan_to_json(plan, at_u)["stages"]}};
+  auto percent = [](double engine, double free) { return free > 0 ? 100.0 * (engine / free - 1.0) : 0.0; };
+  out["engine_price"] = {{"restricts", engine_restricts(problem)},
+                         {"objective_pct", percent(r.cost.objective, u.cost.objective)},
+                         {"iteration_pct", percent(r.cost.iteration_s, u.cost.iteration_s)}};
+}
 
 void add_micro_batch(json& out, const Problem& problem) {
   out["micro_batch_size"] = problem.model.micro_batch_size;
@@ -98,7 +122,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   if (options.is_null()) return out;
   if (!r.open_object(options, "options",
                      {"method", "seed", "lambda", "weights", "time_limit_s", "max_nodes", "stage_count", "parallelism",
-                      "micro_batch_size", "replicas"}))
+                      "micro_batch_size", "replicas", "engine"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -118,6 +142,10 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
     if (*parallelism == "hybrid") out.parallelism = Parallelism::hybrid;
     else if (*parallelism == "pipeline") out.parallelism = Parallelism::pipeline;
     else r.error("options.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
+  }
+  if (auto engine = r.string(options, "options", "engine", false)) {
+    if (auto e = engine_from_name(*engine)) out.engine = *e;
+    else r.error("options.engine", "must be one of " + engine_names() + ", got " + FieldReader::describe(*engine));
   }
   if (options.contains("weights") && !options["weights"].is_null()) {
     out.weights = read_weights(r, options, "options");  // the file's rules, named under options
@@ -182,6 +210,7 @@ void add_search_fields(json& out, const PreparedProblem& prepared, const Problem
     out["replica_partitions_tried"] = r.replica_partitions_tried;
   }
   if (r.optimal) out["optimal"] = *r.optimal;
+  if (problem.search.engine != Engine::any) add_engine_price(out, problem, r);
   add_certificate(out, prepared, problem, r);
   if (r.method == "exact") out["nodes"] = r.nodes;
   if (!r.bound_history.empty()) {

@@ -1,5 +1,6 @@
 #include "api/planner.hpp"
 
+#include "api/engine_price.hpp"
 #include "api/micro_batch_search.hpp"
 #include "search/baselines/baselines.hpp"
 #include "search/exact/brute_force.hpp"
@@ -8,6 +9,7 @@
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
 #include "search/memetic/hybrid_memetic.hpp"
+#include "search/space/engine_space.hpp"
 #include "search/space/hybrid_methods.hpp"
 #include "search/memetic/memetic.hpp"
 #include "search/replicas/replica_brute_force.hpp"
@@ -119,7 +121,13 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
     problem.search.replicas_auto = *options.replicas == 0;
     problem.search.replicas = std::max(1, *options.replicas);
   }
+  if (options.engine) problem.search.engine = *options.engine;
   return problem;
+}
+
+void limit_stages(CostModel& model, const Problem& problem, const SolveOptions& options) {
+  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  limit_stage_counts(model, problem);
 }
 
 PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
@@ -131,7 +139,8 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
   if (auto faults = derived_quantity_errors(pr); !faults.empty()) throw InputError(faults);
   CostModel model(pr);
   References refs = apply_references(pr, model);
-  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  if (const std::string why = engine_refusal(pr); !why.empty()) throw PlanningError(why);
+  limit_stages(model, pr, options);
   if (!some_plan_fits(pr, model) && !(pr.search.micro_batch_auto && any_micro_batch_fits(pr, options)))
     throw PlanningError(infeasibility_reason(model, pr));
   return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
@@ -143,6 +152,11 @@ Problem with_micro_batch_size(Problem problem, std::int64_t u) {
 }
 
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options, const ProgressCallback& progress) {
+  return run_for_engine(prepared, options, progress);
+}
+
+SolveResult run_method_in_space(const PreparedProblem& prepared, const SolveOptions& options,
+                                const ProgressCallback& progress) {
   if (prepared.problem.search.micro_batch_auto) return run_micro_batch_search(prepared, options, progress);
   return run_method_at_fixed_micro_batch(prepared, options, progress);
 }

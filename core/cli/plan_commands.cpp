@@ -81,6 +81,9 @@ CommandSpec solve_command() {
        "plans of exactly K stages (memetic, exact, brute-force)"},
       {"--parallelism", "pipeline|hybrid", ValueKind::text, "parallelism", "", "the problem's search.parallelism",
        "one GPU per stage, or stage groups with tensor and data parallelism"},
+      {"--engine", "E", ValueKind::text, "engine", "", "the problem's search.engine (any)",
+       "plan only what this engine can launch: any, megatron-core, deepspeed, torch or flashflex "
+       "(docs/launch.md); the result prices it against the unconstrained plan"},
       {"--micro-batch-size", "fixed|auto", ValueKind::text, "micro_batch_size", "",
        "the problem's search.micro_batch_size", "keep the model's micro-batch size, or choose it too"},
       {"--replicas", "1|R|auto", ValueKind::text, "replicas", "replicas", "the problem's search.replicas (1)",

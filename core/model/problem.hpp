@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/engine.hpp"
 #include "model/gpu.hpp"
 #include "model/model_config.hpp"
 #include "model/network.hpp"
@@ -56,6 +57,8 @@ enum class Parallelism { pipeline, hybrid };
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
 struct SearchSettings {
   Parallelism parallelism = Parallelism::pipeline;
+  // search.engine: plan only what this engine can launch ("any": the whole space).
+  Engine engine = Engine::any;
   int population = 200;
   int tournament = 4;
   int elite = 2;

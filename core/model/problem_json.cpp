@@ -272,7 +272,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   const std::string p = "search";
   if (!r.open_object(*it, p,
                      {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift", "parallelism",
-                      "micro_batch_size", "replicas", "time_limit_s", "patience", "max_generations", "seed"}))
+                      "engine", "micro_batch_size", "replicas", "time_limit_s", "patience", "max_generations", "seed"}))
     return s;
   const json& o = *it;
   s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 10'000).value_or(s.population));
@@ -292,6 +292,10 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
     if (*parallelism == "hybrid") s.parallelism = Parallelism::hybrid;
     else if (*parallelism != "pipeline")
       r.error("search.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
+  }
+  if (auto engine = r.string(o, p, "engine", false)) {
+    if (auto e = engine_from_name(*engine)) s.engine = *e;
+    else r.error("search.engine", "must be one of " + engine_names() + ", got " + FieldReader::describe(*engine));
   }
   if (auto mode = r.string(o, p, "micro_batch_size", false)) {
     if (*mode == "auto") s.micro_batch_auto = true;
@@ -422,6 +426,7 @@ json problem_to_json(const Problem& pr) {
   if (s.micro_batch_auto) out["search"]["micro_batch_size"] = "auto";
   if (s.replicas_auto) out["search"]["replicas"] = "auto";
   else if (s.replicas != 1) out["search"]["replicas"] = s.replicas;
+  if (s.engine != Engine::any) out["search"]["engine"] = engine_name(s.engine);
   if (!pr.sites.empty()) out["sites"] = sites_to_json(pr.sites);
   json training = json::object();
   if (pr.training.iterations) training["iterations"] = *pr.training.iterations;

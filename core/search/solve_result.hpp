@@ -2,6 +2,7 @@
 // What every planning method returns, and what it reports while it runs.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct SolveResult {
   ReplicaPlan replicas;
   std::string replica_partition;
   int replica_partitions_tried = 0;
+  // search.engine: the best plan of the whole space (engine "any") found
+  // beside the engine's own, to price the engine (core/api/engine_price.hpp).
+  std::shared_ptr<const SolveResult> unconstrained;
 };
 
 // A snapshot during a search; a callback returning false cancels it.
