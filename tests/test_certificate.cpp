@@ -75,3 +75,45 @@ TEST(Certificate, NeverAboveTheBruteForceOptimum) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// The certificate with the crossing-flow floors (issue 23): on the two
+// equal GPUs, now at two sites, the floors reach the optimum's own figures
+// (largest tau 9.4e-4 s, T 4.64e-3 s), so the bound is the optimum.
+TEST(Certificate, FlowFloorsStayTightOnTwoSites) {
+  Problem p = two_equal_gpus();
+  p.gpus[0].site = "A", p.gpus[1].site = "B";
+  const CostModel model(p);
+  const SolveResult optimum = brute_force(model);
+  EXPECT_REL(objective_lower_bound(model, optimum.plan, Deadline{}), 4.64e-3);
+}
+
+// Never above the optimum, whichever plan the floors are searched up to
+// (the optimum's, a quick memetic run's), on pools of one to three sites.
+TEST(Certificate, FlowFloorsNeverAboveTheBruteForceOptimum) {
+  testing::PoolShape shape;
+  shape.min_gpus = 3, shape.max_gpus = 6, shape.min_layers = 2, shape.max_layers = 8;
+  int pools = 0, raised = 0;
+  for (std::uint64_t seed = 1; pools < 150; ++seed) {
+    const CostModel model(testing::random_pool(91000 + seed, shape));
+    if (!any_feasible_plan(model)) continue;
+    ++pools;
+    const SolveResult optimum = brute_force(model);
+    SearchSettings quick;
+    quick.seed = seed, quick.population = 10, quick.max_generations = 3, quick.time_limit_s = 3600;
+    const SolveResult found = MemeticAlgorithm(quick).evolve(model);
+    const double root = objective_lower_bound(model);
+    for (const Plan& plan : {optimum.plan, found.plan}) {
+      const double bound = objective_lower_bound(model, plan, Deadline{});
+      EXPECT_LE(bound, optimum.cost.objective * (1 + 1e-9)) << "pool " << 91000 + seed;
+      EXPECT_GE(bound, root * (1 - 1e-12)) << "pool " << 91000 + seed;  // the root is kept
+      raised += bound > root * (1 + 1e-9);
+    }
+  }
+  EXPECT_GT(raised, 10);  // the floors do raise it
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "search/bounds/bottleneck_bound.hpp"
+#include "search/bounds/crossing_flow_bound.hpp"
 #include "search/bounds/lower_bounds.hpp"
 #include "search/stopwatch.hpp"
 
@@ -64,9 +65,12 @@ double bound_with_stages(const CostModel& model, const PoolTables& tables, int s
   return bound == bound ? bound : 0.0;  // NaN: no claim
 }
 
-}  // namespace
 
-double objective_lower_bound(const CostModel& model) {
+// Every stage count's root bound with the given floors under the largest
+// stage time and T_iter of every plan of two or more stages; `floors`
+// raises them first (it gets the cluster tables and their root floors).
+template <typename RaiseFloors>
+double bound_over_stage_counts(const CostModel& model, RaiseFloors floors) {
   const int L = model.num_layers(), n = model.num_gpus();
   const int most = std::min({n, L, model.most_stages()});
   double bound = INFINITY;
@@ -75,12 +79,46 @@ double objective_lower_bound(const CostModel& model) {
   const PoolTables tables = make_pool_tables(model);
   RemainingCurves curves(L, n);
   const BottleneckTables clusters = make_bottleneck_tables(model);
-  const double floor_max_tau_s = root_bottleneck_floor_s(clusters, model);
-  const double floor_time_s =
+  double floor_max_tau_s = root_bottleneck_floor_s(clusters, model);
+  double floor_time_s =
       plan_time_floor_s(clusters, model, floor_max_tau_s, root_bottleneck_floor_s(clusters, model, true));
+  floors(clusters, floor_max_tau_s, floor_time_s);
   for (int q = std::max(2, model.fewest_stages()); q <= most; ++q)
     bound = std::min(bound, bound_with_stages(model, tables, q, floor_max_tau_s, floor_time_s, curves));
   return bound;
+}
+
+// A plan's largest stage time and T_iter as the cost model forms them.
+double largest_tau_s(const CostModel& model, const Plan& plan) {
+  double largest = 0;
+  for (std::size_t q = 0; q < plan.size(); ++q) {
+    const int g = plan[q].gpu;
+    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
+    tau += q + 1 < plan.size() ? model.send_s(g, plan[q + 1].gpu) : model.head_compute_s(g);
+    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
+    largest = std::max(largest, tau);
+  }
+  return largest;
+}
+
+}  // namespace
+
+double objective_lower_bound(const CostModel& model) {
+  return bound_over_stage_counts(model, [](const BottleneckTables&, double&, double&) {});
+}
+
+double objective_lower_bound(const CostModel& model, const Plan& plan, const Deadline& deadline) {
+  const PlanCost cost = plan.size() >= 2 ? model.evaluate(plan) : PlanCost{};
+  return bound_over_stage_counts(model, [&](const BottleneckTables& clusters, double& max_tau_s, double& time_s) {
+    CrossingFlow flow(clusters, model);
+    if (!flow.usable() || !cost.feasible || deadline.passed()) return;
+    // Searched up to the plan's own figures: a floor above them would say
+    // nothing about this plan's gap, and the search stops there.
+    max_tau_s = std::max(max_tau_s, crossing_bottleneck_floor_s(flow, max_tau_s, largest_tau_s(model, plan),
+                                                                kCertificateFlowWork, deadline));
+    time_s = std::max(time_s, crossing_time_floor_s(flow, clusters, model, max_tau_s, cost.iteration_s,
+                                                    kCertificateFlowWork, deadline));
+  });
 }
 
 Certificate certify(const CostModel& model, const SolveResult& result) {
