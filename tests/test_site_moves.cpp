@@ -146,8 +146,36 @@ TEST(SiteMoves, ByHandOnThreeSites) {
   ASSERT_NE(at + 1, gpus.end());
   EXPECT_EQ(*(at + 1), 2);
   EXPECT_TRUE(is_plan_of(model, plan));
-  // A site the plan uses cannot be added; one GPU too many cannot either.
+  // A site the plan uses cannot be added, but it can grow: C has one GPU to
+  // spare, g5.
   EXPECT_FALSE(add_site_at(plan.data(), count, 0, 1, context));
+  {
+    Plan grown = plan;
+    grown.resize(8);
+    int grown_count = count;
+    EXPECT_FALSE(grow_site_at(grown.data(), grown_count, 2, 2, context));  // C has one to spare
+    ASSERT_TRUE(grow_site_at(grown.data(), grown_count, 2, 1, context));
+    grown.resize(static_cast<std::size_t>(grown_count));
+    EXPECT_EQ(grown_count, count + 1);
+    const std::vector<int> grown_gpus = gpus_of(grown);
+    EXPECT_NE(std::find(grown_gpus.begin(), grown_gpus.end(), 5), grown_gpus.end());
+    EXPECT_TRUE(is_plan_of(model, grown));
+  }
+  {
+    // B's two stages handed to C, which has one GPU to spare: not enough;
+    // to A, which has none: neither. One of them to C: g5 replaces B's.
+    Plan moved = plan;
+    moved.resize(8);
+    int moved_count = count;
+    EXPECT_FALSE(move_site_at(moved.data(), moved_count, 1, 2, 2, context));
+    moved_count = count;
+    moved = plan, moved.resize(8);
+    ASSERT_TRUE(move_site_at(moved.data(), moved_count, 1, 2, 1, context));
+    moved.resize(static_cast<std::size_t>(moved_count));
+    std::vector<int> left = gpus_of(moved);
+    std::sort(left.begin(), left.end());
+    EXPECT_EQ(left, (std::vector<int>{0, 1, 4, 5}));
+  }
   // Contracting by two drops the two slowest per layer (100 TFLOPS: g2 and
   // g0, the later of equals first).
   ASSERT_TRUE(contract_by(plan.data(), count, 2, context));
@@ -166,7 +194,7 @@ int site_runs(const CostModel& model, const Plan& plan) {
 }
 
 TEST(SiteMoves, KeepPlansWellFormedOnRandomPools) {
-  int applied[6] = {0, 0, 0, 0, 0, 0};
+  int applied[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const Problem p = testing::random_pool(seed, testing::PoolShape{4, 12, 4, 24, true, -1});
     const CostModel model(p);
@@ -175,7 +203,7 @@ TEST(SiteMoves, KeepPlansWellFormedOnRandomPools) {
     Rng rng(seed);
     const int n = model.num_gpus(), L = model.num_layers();
     std::vector<int> genes(static_cast<std::size_t>(L));
-    for (int move = 0; move < 6; ++move) {
+    for (int move = 0; move < 8; ++move) {
       for (int trial = 0; trial < 4; ++trial) {
         draw_uniform_plan(rng, context, genes.data());  // any plan: the moves need no feasibility
         const Plan start = decode_genes(genes);
@@ -191,6 +219,8 @@ TEST(SiteMoves, KeepPlansWellFormedOnRandomPools) {
           case 3: ok = gather_site(stages.data(), count, rng, context); break;
           case 4: ok = drop_site(stages.data(), count, rng, context); break;
           case 5: ok = add_site(stages.data(), count, rng, context); break;
+          case 6: ok = grow_site(stages.data(), count, rng, context); break;
+          case 7: ok = move_site(stages.data(), count, rng, context); break;
         }
         if (!ok) continue;
         ++applied[move];
@@ -198,7 +228,7 @@ TEST(SiteMoves, KeepPlansWellFormedOnRandomPools) {
         ASSERT_TRUE(is_plan_of(model, moved)) << "pool " << seed << " move " << move;
         if (move == 1) EXPECT_EQ(count, before - 1);
         if (move == 2) EXPECT_LT(count, before);
-        if (move == 5) EXPECT_GT(count, before);
+        if (move == 5 || move == 6) EXPECT_GT(count, before);
         if (move == 3) {  // one site fewer runs, the same stages
           EXPECT_EQ(count, before);
           EXPECT_LT(site_runs(model, moved), site_runs(model, start)) << "pool " << seed;
@@ -206,7 +236,7 @@ TEST(SiteMoves, KeepPlansWellFormedOnRandomPools) {
       }
     }
   }
-  for (int move = 0; move < 6; ++move) EXPECT_GT(applied[move], 20) << "move " << move;
+  for (int move = 0; move < 8; ++move) EXPECT_GT(applied[move], 20) << "move " << move;
 }
 
 TEST(Seeds, ExactFirstPlansFitAndEnterInOrder) {

@@ -62,7 +62,8 @@ struct ScaleMoves {
   bool stage_moves = true;  // balance, merge neighbours, contract the pipeline
   bool site_moves = true;   // gather, drop and add a site
   bool seeds = true;        // exact's first plans, balanced, in the initial population
-  bool restarts = true;     // the same plans again when the run stalls
+  bool restarts = true;     // every plan one such move from the best when the run stalls
+  bool final_nodes = true;  // the final step gets at least about a second of exact's nodes
 };
 
 struct SearchSettings {

@@ -110,12 +110,23 @@ struct Variant {
 };
 
 void ablation_table(const std::vector<HardPoolShape>& family) {
-  // ScaleMoves{stage_moves, site_moves, seeds, restarts}
-  const std::vector<Variant> variants{
-      {"none (before)", {false, false, false, false}}, {"site", {false, true, false, false}},
-      {"site+seeds", {false, true, true, false}},      {"site+restarts", {false, true, false, true}},
-      {"site+stage", {true, true, false, false}},      {"site+stage+restarts", {true, true, false, true}},
-      {"site+seeds+restarts", {false, true, true, true}}, {"all", {true, true, true, true}}};
+  // ScaleMoves{stage_moves, site_moves, seeds, restarts, final_nodes}: none,
+  // each alone, all but each, all.
+  std::vector<Variant> variants{{"none (before)", {false, false, false, false, false}}};
+  const char* names[] = {"stage moves", "site moves", "seeds", "restarts", "final nodes"};
+  auto with = [](int k, bool on) {
+    ScaleMoves m{!on, !on, !on, !on, !on};
+    bool* fields[] = {&m.stage_moves, &m.site_moves, &m.seeds, &m.restarts, &m.final_nodes};
+    *fields[k] = on;
+    return m;
+  };
+  for (int k = 0; k < 5; ++k) variants.push_back({names[k], with(k, true)});
+  static std::string but[5];
+  for (int k = 0; k < 5; ++k) {
+    but[k] = std::string("all but ") + names[k];
+    variants.push_back({but[k].c_str(), with(k, false)});
+  }
+  variants.push_back({"all (default)", ScaleMoves{}});
   std::printf("| pool | exact 1 s | metis-improved |");
   for (const Variant& variant : variants) std::printf(" %s |", variant.name);
   std::printf("\n| --- | ---: | ---: |");

@@ -150,6 +150,8 @@ void MemeticRun::polish_best() {
   exact.bottleneck_floor = false;  // its node budget explores as it always did
   const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
   exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
+  if (model.num_gpus() > kPaperMovesMaxGpus && settings_.scale_moves.final_nodes)
+    exact.max_nodes = std::max<std::int64_t>(exact.max_nodes, kPolishLargePoolNodesTimesGpus / model.num_gpus());
   exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
   // The better of the run's best and metis-improved's plan is the incumbent
   // (exact adds its greedy plans itself): never worse than those baselines.

@@ -155,9 +155,11 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
     case MutationKind::layer_balance: moved = balance_layers(mutant, count, context); break;
     case MutationKind::neighbour_merge: moved = merge_neighbours(mutant, count, rng, context); break;
     case MutationKind::pipeline_contract: moved = contract_stages(mutant, count, rng, context); break;
+    case MutationKind::pipeline_grow: moved = grow_site(mutant, count, rng, context); break;
     case MutationKind::site_gather: moved = gather_site(mutant, count, rng, context); break;
     case MutationKind::site_drop: moved = drop_site(mutant, count, rng, context); break;
     case MutationKind::site_add: moved = add_site(mutant, count, rng, context); break;
+    case MutationKind::site_move: moved = move_site(mutant, count, rng, context); break;
   }
   if (!moved) return false;
   const PlanCost cost = context.evaluate(mutant, count);

@@ -17,17 +17,19 @@ enum class MutationKind {
   layer_balance,
   neighbour_merge,
   pipeline_contract,
+  pipeline_grow,
   site_gather,
   site_drop,
-  site_add
+  site_add,
+  site_move
 };
-constexpr int kMutationKinds = 11;
+constexpr int kMutationKinds = 13;
 // Pools of at most this many GPUs draw among the paper's three moves only:
 // there the two others cost optima on deep models (MEMETIC.md, measured).
 constexpr int kPaperMovesMaxGpus = 16;
 // Larger pools draw among the first kStageScaleKinds kinds on one site, and
 // among all of them on several.
-constexpr int kStageScaleKinds = 8;
+constexpr int kStageScaleKinds = 9;
 
 // The three moves, on genes in place. Each keeps every GPU's layers
 // contiguous by construction and returns false, leaving the genes untouched,

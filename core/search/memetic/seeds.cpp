@@ -52,14 +52,23 @@ std::vector<Chromosome> sweep_around(Chromosome& best, OperatorContext& context)
   };
   try_move([&](Stage* s, int& n) { return balance_layers(s, n, context); });
   const int sites = std::min(model.num_sites(), kSweepSites);
-  for (int site = 0; site < sites && model.num_sites() >= 2; ++site) {
+  for (int site = 0; site < sites; ++site) {
     try_move([&](Stage* s, int& n) { return drop_site_at(s, n, site, context); });
     try_move([&](Stage* s, int& n) { return gather_site_at(s, n, site, context); });
     int last_k = 0;
     for (int k : {1, count / 4, count / 2}) {
       if (k <= last_k) continue;
       last_k = k;
-      try_move([&](Stage* s, int& n) { return add_site_at(s, n, site, k, context); });
+      try_move([&](Stage* s, int& n) { return grow_site_at(s, n, site, k, context); });  // adds when unused
+    }
+    // The site's stages handed to each other site: as many, and half again.
+    int on_site = 0;
+    for (const Stage& st : start) on_site += model.site_of(st.gpu) == site;
+    for (int to = 0; to < sites && on_site > 0; ++to) {
+      if (to == site) continue;
+      const int spare = static_cast<int>(context.site_devices()[static_cast<std::size_t>(to)].size());
+      for (int k : {on_site, on_site + on_site / 2})
+        if (k <= spare) try_move([&](Stage* s, int& n) { return move_site_at(s, n, site, to, k, context); });
     }
   }
   int last_k = 0;

@@ -24,9 +24,10 @@ int offer_seeds(std::vector<Chromosome>& population, const std::vector<Chromosom
 // Restarts: every plan one move at the scale of sites and stages away from
 // `best` (site_moves.hpp), each choice taken in turn instead of drawn: the
 // layers balanced; each site the plan uses dropped; each site it splits
-// gathered; each site it does not use added with 1, Q / 4 and Q / 2 of its
-// fastest devices; the Q / 8, Q / 4 and Q / 2 slowest stages (and one)
-// removed. The ones that fit in memory, costed, fittest first. Sites beyond
+// gathered; each site given 1, Q / 4 and Q / 2 more of its fastest unused
+// devices (added when the plan does not use it, grown when it does); each
+// site's stages handed to each other site, as many and half again; the
+// Q / 8, Q / 4 and Q / 2 slowest stages (and one) removed. The ones that fit in memory, costed, fittest first. Sites beyond
 // the first kSweepSites are left out (a pool of hundreds of one-GPU sites).
 constexpr int kSweepSites = 64;
 std::vector<Chromosome> sweep_around(Chromosome& best, OperatorContext& context);

@@ -198,12 +198,49 @@ bool add_site(Stage* stages, int& count, Rng& rng, OperatorContext& context) {
 
 bool add_site_at(Stage* stages, int& count, int site, int k, OperatorContext& context) {
   const CostModel& model = context.model();
-  const std::vector<int>& devices = context.site_devices()[static_cast<std::size_t>(site)];
-  if (k < 1 || k > static_cast<int>(devices.size()) || count + k > model.num_layers()) return false;
   for (int q = 0; q < count; ++q)
     if (model.site_of(stages[q].gpu) == site) return false;  // a site the plan does not use
+  return grow_site_at(stages, count, site, k, context);
+}
+
+bool grow_site(Stage* stages, int& count, Rng& rng, OperatorContext& context) {
+  const CostModel& model = context.model();
+  const int L = model.num_layers();
+  if (count >= L) return false;
+  const std::vector<std::vector<int>>& site_devices = context.site_devices();
+  int* stages_on = context.scratch().positions.data();  // per site: its stages in the plan
+  std::fill_n(stages_on, model.num_sites(), 0);
+  for (int q = 0; q < count; ++q) ++stages_on[model.site_of(stages[q].gpu)];
+  // The sites the plan uses with a device to spare, in site order.
+  int growable = 0;
+  for (int s = 0; s < model.num_sites(); ++s)
+    growable += stages_on[s] > 0 && stages_on[s] < static_cast<int>(site_devices[static_cast<std::size_t>(s)].size());
+  if (growable == 0) return false;
+  int pick = static_cast<int>(rng.below(static_cast<std::uint64_t>(growable))), site = 0;
+  for (int s = 0; s < model.num_sites(); ++s)
+    if (stages_on[s] > 0 && stages_on[s] < static_cast<int>(site_devices[static_cast<std::size_t>(s)].size()) &&
+        pick-- == 0)
+      site = s;
+  const int spare = static_cast<int>(site_devices[static_cast<std::size_t>(site)].size()) - stages_on[site];
+  const int most = std::min({spare, L - count, count});
+  return grow_site_at(stages, count, site, 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(most))), context);
+}
+
+bool grow_site_at(Stage* stages, int& count, int site, int k, OperatorContext& context) {
+  const CostModel& model = context.model();
+  if (k < 1 || count + k > model.num_layers()) return false;
+  // The site's k fastest devices the plan does not use, fastest first.
+  int* added = context.scratch().gpus.data();
+  int taken = 0;
+  for (int device : context.site_devices()[static_cast<std::size_t>(site)]) {
+    if (taken == k) break;
+    bool used = false;
+    for (int q = 0; q < count && !used; ++q) used = stages[q].gpu == device;
+    if (!used) added[taken++] = device;
+  }
+  if (taken < k) return false;
   // Where the new run costs the least round trips: before stage `at`.
-  const int first = devices[0], last = devices[static_cast<std::size_t>(k - 1)];
+  const int first = added[0], last = added[k - 1];
   int at = 0;
   double best_s = INFINITY;
   for (int p = 0; p <= count; ++p) {
@@ -214,9 +251,55 @@ bool add_site_at(Stage* stages, int& count, int site, int k, OperatorContext& co
     if (added < best_s) at = p, best_s = added;
   }
   std::copy_backward(stages + at, stages + count, stages + count + k);
-  for (int i = 0; i < k; ++i) stages[at + i] = Stage{devices[static_cast<std::size_t>(i)], 1};
+  for (int i = 0; i < k; ++i) stages[at + i] = Stage{added[i], 1};
   count += k;
   return balance_layers(stages, count, context);
+}
+
+bool move_site(Stage* stages, int& count, Rng& rng, OperatorContext& context) {
+  const CostModel& model = context.model();
+  if (model.num_sites() < 2) return false;
+  const std::vector<std::vector<int>>& site_devices = context.site_devices();
+  int* stages_on = context.scratch().positions.data();  // per site: its stages in the plan
+  std::fill_n(stages_on, model.num_sites(), 0);
+  int used = 0;
+  for (int q = 0; q < count; ++q) used += stages_on[model.site_of(stages[q].gpu)]++ == 0;
+  // From a used site, in the order the pipeline meets them...
+  int pick = static_cast<int>(rng.below(static_cast<std::uint64_t>(used))), from = -1;
+  for (int q = 0; q < count && from < 0; ++q) {
+    const int site = model.site_of(stages[q].gpu);
+    if (stages_on[site] > 0 && pick-- == 0) from = site;
+    if (stages_on[site] > 0) stages_on[site] = -stages_on[site];  // met
+  }
+  // ...to another site with a device to spare, in site order.
+  auto spare = [&](int site) {
+    return static_cast<int>(site_devices[static_cast<std::size_t>(site)].size()) - std::abs(stages_on[site]);
+  };
+  int targets = 0;
+  for (int site = 0; site < model.num_sites(); ++site) targets += site != from && spare(site) > 0;
+  if (targets == 0) return false;
+  pick = static_cast<int>(rng.below(static_cast<std::uint64_t>(targets)));
+  int to = -1;
+  for (int site = 0; site < model.num_sites() && to < 0; ++site)
+    if (site != from && spare(site) > 0 && pick-- == 0) to = site;
+  return move_site_at(stages, count, from, to, std::min(std::abs(stages_on[from]), spare(to)), context);
+}
+
+bool move_site_at(Stage* stages, int& count, int from, int to, int k, OperatorContext& context) {
+  const CostModel& model = context.model();
+  int* flagged = context.scratch().stage_layers.data();
+  int dropped = 0;
+  for (int q = 0; q < count; ++q) dropped += flagged[q] = model.site_of(stages[q].gpu) == from;
+  if (dropped == 0 || from == to) return false;
+  remove_flagged(stages, count, flagged);
+  if (count == 0) {  // the plan was all on `from`: the first of `to` starts it
+    const std::vector<int>& devices = context.site_devices()[static_cast<std::size_t>(to)];
+    if (devices.empty() || k < 1) return false;
+    stages[count++] = Stage{devices[0], 1};
+    --k;
+    if (k == 0) return balance_layers(stages, count, context);
+  }
+  return grow_site_at(stages, count, to, k, context);
 }
 
 bool contract_stages(Stage* stages, int& count, Rng& rng, OperatorContext& context) {

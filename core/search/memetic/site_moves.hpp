@@ -38,6 +38,18 @@ bool drop_site(Stage* stages, int& count, Rng& rng, OperatorContext& context);
 // then balance_layers.
 bool add_site(Stage* stages, int& count, Rng& rng, OperatorContext& context);
 
+// A site the plan uses and that has devices to spare, uniformly, gives it k
+// more (its fastest unused; k uniform in 1..min(spare, L - Q, Q)), placed as
+// add_site places a site: more, shorter stages where the plan already is.
+bool grow_site(Stage* stages, int& count, Rng& rng, OperatorContext& context);
+
+// A site the plan uses, uniformly, hands its stages to another site with
+// devices to spare, uniformly: its stages go and the other site gains as
+// many of its fastest unused devices (as many as it has), placed as
+// add_site places them. Drop and add (or grow) in one step: each alone is
+// often worse than the plan both together improve on.
+bool move_site(Stage* stages, int& count, Rng& rng, OperatorContext& context);
+
 // Fewer, longer stages: the k slowest devices per layer (k uniform in
 // 1..Q / 2) leave, and the rest are balanced (more layers fit each device
 // at the lower stage count).
@@ -53,6 +65,8 @@ bool merge_neighbours(Stage* stages, int& count, Rng& rng, OperatorContext& cont
 bool gather_site_at(Stage* stages, int count, int site, OperatorContext& context);
 bool drop_site_at(Stage* stages, int& count, int site, OperatorContext& context);
 bool add_site_at(Stage* stages, int& count, int site, int k, OperatorContext& context);
+bool grow_site_at(Stage* stages, int& count, int site, int k, OperatorContext& context);  // any site
+bool move_site_at(Stage* stages, int& count, int from, int to, int k, OperatorContext& context);
 bool contract_by(Stage* stages, int& count, int k, OperatorContext& context);
 
 }  // namespace geotrain
