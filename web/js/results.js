@@ -5,6 +5,7 @@ import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { formatCarbonG, formatMoney } from './views/format.js';
 import { drawView } from './views.js';
 import { degreesText, isGroup, stageName } from './views/groups.js';
+import { isReplicaResult, replicaSummaryText } from './views/replica-plan.js';
 import { microBatchText, perIterationText, referencesList, runLengthText, runTotalsText, weightsText } from './run-totals.js';
 
 const VIEW_BOXES = [
@@ -24,6 +25,7 @@ function figure(label, value, { id, raw } = {}) {
 
 // A group shows as its node (or first GPU) and degrees: "us-west-n1 [TP 8 × DP 1] (11)".
 function stageChain(problem, result) {
+  if (isReplicaResult(result)) return replicaSummaryText(result);
   return (result.stages || []).map((s) => (isGroup(s) ? `${stageName(problem, s)} [${degreesText(s)}] (${s.layers})`
     : `${s.gpu} (${s.layers})`)).join(' → ');
 }
@@ -134,7 +136,9 @@ export function createResults() {
       boxSections.sites.hidden = !perSite;
       if (!perSite) boxes.sites.replaceChildren();
       const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
-      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result)));
+      // A plan of replicas draws each view per replica (web/js/views/replica-*.js).
+      const viewName = (name) => (isReplicaResult(result) && name !== 'sites' ? `replica-${name}` : name);
+      await Promise.all(drawn.map((name) => drawView(viewName(name), boxes[name], problem, result)));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;
