@@ -49,7 +49,7 @@ export function createReplicasSection(ctx) {
     intro: 'Several replicas of the pipeline train at once and average their gradients over the network. On a pool spread over sites the planner can compare one pipeline across sites with a replica per site (the Studies\' replicas study sweeps the wide-area bandwidth).',
   });
   const body = h('div', { class: 'field-grid' });
-  const note = h('p', { class: 'note replica-sync-note', id: 'replica-sync-note' });
+  const note = h('p', { class: 'hint replica-sync-note', id: 'replica-sync-note' });
   element.append(body, note);
   const syncNote = (problem) => {
     const H = getPath(problem, 'training.sync_every');

@@ -35,8 +35,12 @@ export function renderReplicaStages(container, problem, result) {
       html('th', {scope: 'row'}, 'Cross-replica sync'),
       html('td', {colspan: 3, class: 'num'}, `${formatMs(cross)}${H > 1 ? ` every ${H} iterations` : ' every iteration'}`)])),
   ]));
-  const chooser = replicaChooser(result, (r, body) => renderStageTable(body, problem, replicaResult(result, r)),
-                                 {label: 'Stages of', name: 'stages'});
+  const chooser = replicaChooser(result, (r, body) => {
+    renderStageTable(body, problem, replicaResult(result, r));
+    // The totals row is this replica's pipeline (and its groups' sync), not the plan's iteration.
+    const total = body.querySelector('tfoot th');
+    if (total) total.textContent = `Replica ${r + 1}`;
+  }, {label: 'Stages of', name: 'stages'});
   const note = html('p', {class: 'gt-note'}, 'The table below is the chosen replica\'s own: its "Iteration" row is its pipeline and its groups\' sync, without the cross-replica sync.');
   return figure(container, 'gt-replica-stages', [overview, chooser.element, note, chooser.body]);
 }
