@@ -12,6 +12,9 @@ import {
   ARTIFACTS, REPO_ROOT, isFocused, openExample, problemIn, screenshot, typeInto, useBrowser, validNow, waitStatus,
 } from './helpers.mjs';
 
+import { paceSetter, replicaResult, syncPhases, totalMicroBatches } from '../../web/js/views/replica-plan.js';
+import { writePipeCapacity } from '../../web/js/editor/pipe-capacities.js';
+
 const browser = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -48,6 +51,44 @@ function twoSitePool() {
     search: { parallelism: 'hybrid', time_limit_s: 2 },
   };
 }
+
+test('replica figures the views draw, worked by hand', () => {
+  // Two replicas: R1 takes 3 micro-batches in 100 ms, its first stage's data shards sync in 5 ms;
+  // R2 takes 1 in 60 ms. The cross-replica sync takes 40 ms every H = 4 iterations.
+  const result = {
+    replicas: [
+      { micro_batches: 3, pipeline_ms: 100, stage_metrics: [{ stage_ms: 20, data_parallel_sync_ms: 5, layers: 2, energy_j: 1 }, { stage_ms: 30, layers: 2, energy_j: 2 }] },
+      { micro_batches: 1, pipeline_ms: 60, stage_metrics: [{ stage_ms: 30, layers: 2, energy_j: 4 }, { stage_ms: 30, layers: 2, energy_j: 8 }] },
+    ],
+    cross_replica_sync_ms: 40, sync_every: 4,
+  };
+  // T_iter = max(100, 60) + max dp 5 + 40 / 4 = 115 ms.
+  assert.deepEqual(syncPhases(result), { pipelines: 100, groups: 5, cross: 40, H: 4, perIteration: 10 });
+  assert.equal(totalMicroBatches(result), 4);
+  assert.equal(paceSetter(result), 0);
+  // R1 alone: its pipeline and its own sync, 100 + 5 = 105 ms; energy 1 + 2 = 3 J. R2: 60 + 0 ms.
+  const r1 = replicaResult(result, 0);
+  assert.equal(r1.iteration_ms, 105);
+  assert.equal(r1.energy_j, 3);
+  assert.equal(r1.micro_batches, 3);
+  assert.equal(replicaResult(result, 1).iteration_ms, 60);
+  // Equal pipelines: none stands out.
+  assert.equal(paceSetter({ replicas: [{ pipeline_ms: 7 }, { pipeline_ms: 7 }] }), -1);
+});
+
+test('a pipe capacity gets its pair its own site link, and clearing it gives the pair back', () => {
+  const problem = { network: { inter_site: { bandwidth_gbps: 10, latency_ms: 20, capacity_gbps: 40 } } };
+  writePipeCapacity(problem, 'A', 'B', 25);
+  assert.deepEqual(problem.network.site_links, [{ from: 'A', to: 'B', bandwidth_gbps: 10, latency_ms: 20, capacity_gbps: 25 }]);
+  writePipeCapacity(problem, 'A', 'B', 30);
+  assert.equal(problem.network.site_links[0].capacity_gbps, 30);
+  writePipeCapacity(problem, 'A', 'B', undefined);
+  assert.equal(problem.network.site_links, undefined, 'an entry that only held the capacity goes');
+  // A site link of its own keeps its figures; only the capacity goes.
+  problem.network.site_links = [{ from: 'B', to: 'A', bandwidth_gbps: 5, latency_ms: 20, capacity_gbps: 3 }];
+  writePipeCapacity(problem, 'B', 'A', undefined);
+  assert.deepEqual(problem.network.site_links, [{ from: 'B', to: 'A', bandwidth_gbps: 5, latency_ms: 20 }]);
+});
 
 const fragmentFor = (page, problem) => page.evaluate(async (p) => (await import('./js/share.js')).encodeProblemFragment(p), problem);
 const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.labels?.[0]?.textContent);

@@ -7,7 +7,7 @@ import {el, html, svgRoot, figure, emptyView, linearScale, truncate, tip, round2
 import {colourScheme} from './colours.js';
 import {formatMs, plural, siteLabel, totalLayersOf} from './format.js';
 import {stageName, groupTypeText, degreesText, isGroup, gpuCountOf} from './groups.js';
-import {isReplicaResult, replicaStages, replicaName, replicaColour, slowestReplica, syncPhases,
+import {isReplicaResult, replicaStages, replicaName, replicaColour, slowestReplica, paceSetter, syncPhases,
         totalMicroBatches} from './replica-plan.js';
 
 const WIDTH = 900;
@@ -34,7 +34,7 @@ export function renderReplicaBars(container, problem, result) {
   svg.appendChild(el('text', {x: 8, y: 14, class: 'gt-axis-title'}, 'replica · micro-batch share'));
   svg.appendChild(el('text', {x: WIDTH - 8, y: 14, 'text-anchor': 'end', class: 'gt-axis-title'}, 'pipeline'));
   result.replicas.forEach((replica, r) => {
-    svg.appendChild(replicaRow(problem, replica, r, top + r * rowH, rowH, x, colours, M, r === slowest));
+    svg.appendChild(replicaRow(problem, replica, r, top + r * rowH, rowH, x, colours, M, r === paceSetter(result)));
   });
   svg.appendChild(layerAxis(template, layers, x, top + R * rowH));
   return figure(container, 'gt-replica-bars', svg, caption(problem, result, slowest, M));
@@ -115,7 +115,7 @@ function caption(problem, result, slowest, M) {
   const R = result.replicas.length;
   const parts = [
     html('strong', null, `Iteration ${formatMs(result.iteration_ms)}`),
-    ` = slowest pipeline ${formatMs(pipelines)} (replica ${slowest + 1})`,
+    paceSetter(result) < 0 ? ` = every replica's pipeline ${formatMs(pipelines)}` : ` = slowest pipeline ${formatMs(pipelines)} (replica ${slowest + 1})`,
     groups > 0 ? ` + gradient sync inside the replicas ${formatMs(groups)}` : '',
     ` + cross-replica sync ${formatMs(cross)}${H > 1 ? ` ÷ ${H} (every ${H} iterations) = ${formatMs(perIteration)}` : ''}. `,
     `${plural(R, 'replica')} on ${plural(result.gpus_used ?? 0, 'GPU')} share the ${plural(M, 'micro-batch', 'micro-batches')}; ` +

@@ -3,7 +3,7 @@
 
 import {html} from './svg.js';
 import {plural} from './format.js';
-import {replicaName, slowestReplica} from './replica-plan.js';
+import {replicaName, slowestReplica, paceSetter} from './replica-plan.js';
 
 let counter = 0;
 
@@ -12,9 +12,10 @@ export function replicaChooser(result, draw, {label = 'Replica', name = 'view'} 
   counter += 1;
   const id = `gt-replica-${name}-${counter}`;
   const slowest = slowestReplica(result);
+  const pace = paceSetter(result);
   const select = html('select', {id, class: 'gt-replica-select', 'data-replica-chooser': name},
     result.replicas.map((replica, r) => html('option', {value: String(r), selected: r === slowest ? true : undefined},
-      `${replicaName(replica, r)} · ${plural(replica.micro_batches, 'micro-batch', 'micro-batches')}${r === slowest ? ' (slowest)' : ''}`)));
+      `${replicaName(replica, r)} · ${plural(replica.micro_batches, 'micro-batch', 'micro-batches')}${r === pace ? ' (slowest)' : ''}`)));
   const body = html('div', {class: 'gt-replica-body', 'data-replica': String(slowest)});
   const element = html('div', {class: 'gt-replica-chooser'}, [html('label', {for: id}, `${label} `), select]);
   const show = () => {

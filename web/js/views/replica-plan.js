@@ -30,6 +30,13 @@ export function slowestReplica(result) {
   return best;
 }
 
+/** The replica that sets the pace, or -1 when every pipeline takes the same time (none stands out). */
+export function paceSetter(result) {
+  const times = result.replicas.map((r) => r.pipeline_ms ?? 0);
+  const max = Math.max(...times);
+  return times.every((t) => Math.abs(t - max) <= 1e-9 * Math.max(1, max)) ? -1 : slowestReplica(result);
+}
+
 /** The sync phase after the pipelines: in-replica groups' sync, then the cross-replica sync every H iterations. */
 export function syncPhases(result) {
   const H = Number.isInteger(result.sync_every) && result.sync_every > 0 ? result.sync_every : 1;

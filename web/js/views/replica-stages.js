@@ -7,12 +7,12 @@ import {formatMs, plural} from './format.js';
 import {gpuCountOf} from './groups.js';
 import {renderStageTable} from './stage-table.js';
 import {replicaChooser} from './replica-chooser.js';
-import {isReplicaResult, replicaResult, replicaStages, replicaName, replicaColour, slowestReplica, syncPhases,
+import {isReplicaResult, replicaResult, replicaStages, replicaName, replicaColour, paceSetter, syncPhases,
         totalMicroBatches} from './replica-plan.js';
 
 export function renderReplicaStages(container, problem, result) {
   if (!isReplicaResult(result)) return emptyView(container, 'gt-replica-stages', 'Not a plan of replicas.');
-  const slowest = slowestReplica(result);
+  const slowest = paceSetter(result);
   const M = totalMicroBatches(result);
   const rows = result.replicas.map((replica, r) => {
     const swatch = html('span', {class: 'gt-swatch', 'aria-hidden': 'true'});
@@ -27,9 +27,9 @@ export function renderReplicaStages(container, problem, result) {
   });
   const {cross, H} = syncPhases(result);
   const overview = html('div', {class: 'gt-st-scroll'}, html('table', {class: 'gt-st-table gt-replica-table'}, [
-    html('caption', null, `${plural(result.replicas.length, 'replica')}: each runs the same stage template on its own GPUs and its share of the micro-batches`),
-    html('thead', null, html('tr', null, [['Replica'], ['GPUs', true], ['Micro-batches', true], ['Pipeline', true]]
-      .map(([t, num]) => html('th', {scope: 'col', class: num ? 'num' : undefined}, t)))),
+    html('caption', null, `${plural(result.replicas.length, 'replica')}, one stage template`),
+    html('thead', null, html('tr', null, [['Replica'], ['GPUs', true], ['Share', true, 'micro-batches of the replica (and of M)'], ['Pipeline', true]]
+      .map(([t, num, title]) => html('th', {scope: 'col', class: num ? 'num' : undefined, title}, t)))),
     html('tbody', null, rows),
     html('tfoot', null, html('tr', null, [
       html('th', {scope: 'row'}, 'Cross-replica sync'),

@@ -10,7 +10,7 @@ import {timeAxis} from './timeline-parts.js';
 import {SYNC_FILL} from './timeline-sync.js';
 import {renderTimeline} from './timeline.js';
 import {replicaChooser} from './replica-chooser.js';
-import {isReplicaResult, replicaResult, replicaName, replicaColour, replicaSyncMs, slowestReplica, syncPhases}
+import {isReplicaResult, replicaResult, replicaName, replicaColour, replicaSyncMs, paceSetter, syncPhases}
   from './replica-plan.js';
 
 const WIDTH = 900;
@@ -31,7 +31,7 @@ export function renderReplicaTimeline(container, problem, result) {
   const height = plotTop + plotH + AXIS_H + 22;
   const x = linearScale(0, total, LEFT, WIDTH - RIGHT);
   x.segments = [[0, total]];
-  const slowest = slowestReplica(result);
+  const slowest = paceSetter(result);
   const label = `Iteration of ${plural(R, 'replica')}: pipelines up to ${formatMs(pipelines)}, ` +
     `${groups > 0 ? `gradient sync inside the replicas ${formatMs(groups)}, ` : ''}cross-replica sync ${formatMs(perIteration)}` +
     `${H > 1 ? ` (${formatMs(cross)} every ${H} iterations)` : ''}; iteration ${formatMs(total)}`;
@@ -135,7 +135,7 @@ function legendRow(left, y, idle, withGroups) {
 function caption(result, pipelines, groups, cross, H, perIteration, total, slowest) {
   return [
     html('strong', null, `Iteration ${formatMs(total)}`),
-    ` = slowest pipeline ${formatMs(pipelines)} (replica ${slowest + 1})` +
+    (slowest < 0 ? ` = every replica's pipeline ${formatMs(pipelines)}` : ` = slowest pipeline ${formatMs(pipelines)} (replica ${slowest + 1})`) +
     (groups > 0 ? ` + gradient sync inside the replicas ${formatMs(groups)}` : '') +
     ` + cross-replica sync ${formatMs(cross)}${H > 1 ? ` every ${H} iterations, ${formatMs(perIteration)} per iteration` : ''}. ` +
     'In the cross-replica sync each stage\'s gradients go round the ring of the replicas that hold it; ' +
