@@ -295,6 +295,8 @@ test('the replicas study: where one pipeline gives way to replicas, and a point\
   await p.locator('#study-output').screenshot({ path: join(ARTIFACTS, 'replicas-study-desktop.png') });
   await p.setViewportSize(PHONE);
   assert.deepEqual(await smallTexts(p, '#studies'), []);
+  const wide = await p.evaluate(() => [document.documentElement.scrollWidth, document.querySelector('#study-output figcaption').getBoundingClientRect().right]);
+  assert.ok(wide[0] <= 390 && wide[1] <= 390, `the study fits the phone's width: ${wide}`);
   await p.locator('#study-output').screenshot({ path: join(ARTIFACTS, 'replicas-study-phone.png') });
   assert.deepEqual(opened.errors, []);
   await opened.context.close();
