@@ -14,6 +14,7 @@ import {
 
 import { paceSetter, replicaResult, syncPhases, totalMicroBatches } from '../../web/js/views/replica-plan.js';
 import { writePipeCapacity } from '../../web/js/editor/pipe-capacities.js';
+import { writeSiteLinkHalf } from '../../web/js/editor/site-matrix.js';
 
 const browser = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 800 };
@@ -88,6 +89,11 @@ test('a pipe capacity gets its pair its own site link, and clearing it gives the
   problem.network.site_links = [{ from: 'B', to: 'A', bandwidth_gbps: 5, latency_ms: 20, capacity_gbps: 3 }];
   writePipeCapacity(problem, 'B', 'A', undefined);
   assert.deepEqual(problem.network.site_links, [{ from: 'B', to: 'A', bandwidth_gbps: 5, latency_ms: 20 }]);
+  // Clearing the site matrix's bandwidth of a pair with a capacity keeps the entry and its capacity
+  // (the bandwidth falls back to the inter-site figure it overrode).
+  problem.network.site_links = [{ from: 'A', to: 'B', bandwidth_gbps: 5, latency_ms: 20, capacity_gbps: 25 }];
+  writeSiteLinkHalf(problem, 'A', 'B', 'bandwidth_gbps', undefined);
+  assert.deepEqual(problem.network.site_links, [{ from: 'A', to: 'B', bandwidth_gbps: 10, latency_ms: 20, capacity_gbps: 25 }]);
 });
 
 const fragmentFor = (page, problem) => page.evaluate(async (p) => (await import('./js/share.js')).encodeProblemFragment(p), problem);
