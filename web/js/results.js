@@ -124,7 +124,7 @@ export function createResults() {
         ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
-        ...figure('Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
+        ...figure(isReplicaResult(result) ? 'Replicas' : 'Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
         ...figure('Method', methodText(result), { id: 'result-method' }),
         ...figure('Search', searchText(result), { id: 'result-search' }),
         ...extra,
