@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  ARTIFACTS, REPO_ROOT, isFocused, openExample, problemIn, screenshot, typeInto, useBrowser, validNow, waitStatus,
+  ARTIFACTS, REPO_ROOT, isFocused, openExample, problemIn, screenshot, smallTexts as smallTextsIn, typeInto, useBrowser, validNow, waitStatus,
 } from './helpers.mjs';
 
 import { paceSetter, replicaResult, syncPhases, totalMicroBatches } from '../../web/js/views/replica-plan.js';
@@ -21,22 +21,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const OLD_LINKS = JSON.parse(await readFile(join(REPO_ROOT, 'tests/browser/old-links.json'), 'utf8')).links;
 
-// Rendered size of every visible text in `selector` (SVG text scaled by its drawing, HTML as laid out).
-const smallTexts = (page, selector) => page.evaluate((sel) => {
-  const out = [];
-  for (const t of document.querySelectorAll(`${sel} svg text`)) {
-    if (!t.getClientRects().length || !t.textContent.trim()) continue;
-    const m = t.getScreenCTM();
-    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    if (px < 9) out.push({ px, text: t.textContent.slice(0, 24) });
-  }
-  for (const e of document.querySelectorAll(`${sel} td, ${sel} th, ${sel} figcaption, ${sel} span, ${sel} li, ${sel} label, ${sel} option, ${sel} p`)) {
-    if (!e.getClientRects().length || !e.textContent.trim() || e.closest('svg')) continue;
-    const px = parseFloat(getComputedStyle(e).fontSize);
-    if (px < 9) out.push({ px, text: e.textContent.slice(0, 24) });
-  }
-  return out;
-}, selector);
+// Text under 9 px in `selector`, HTML lists, labels, options and paragraphs too.
+const smallTexts = (page, selector) => smallTextsIn(page, selector, ['li', 'label', 'option', 'p']);
 
 // Two sites of one 2-GPU node each: a pipeline across both sites or a replica per site. At 1 and
 // 10 Gbps one pipeline wins, at 100 and 1000 Gbps two replicas do (the wasm module's own study).
