@@ -75,9 +75,10 @@ export function replicaSites(replica) {
   return [...new Set(replicaStages(replica).map((s) => siteLabel(s.site)))];
 }
 
-/** "R2 · us-west" (several sites: "R2 · us-west + eu-west"). */
+/** "R2 · us-west" (several sites: "R2 · us-west + eu-west"; GPUs without sites: "R2"). */
 export function replicaName(replica, r) {
-  return `R${r + 1} · ${replicaSites(replica).join(' + ')}`;
+  const sites = replicaSites(replica).filter((site) => site !== siteLabel(''));
+  return sites.length ? `R${r + 1} · ${sites.join(' + ')}` : `R${r + 1}`;
 }
 
 /** Distinct, stable replica colours (golden-angle hues), mid lightness so dark text reads on the light tint. */
