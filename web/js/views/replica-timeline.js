@@ -87,6 +87,8 @@ export function renderReplicaTimeline(container, problem, result) {
     // Its caption's total is this replica's pipeline (and its groups' sync), not the iteration.
     const total = body.querySelector('figcaption strong');
     if (total) total.textContent = `Replica ${r + 1}: ${formatMs(own.iteration_ms)}`;
+    const end = body.querySelector('.gt-tl-total');
+    if (end) end.textContent = `${formatMs(own.iteration_ms)} = replica ${r + 1}`;
   }, {label: '1F1B schedule of', name: 'timeline'});
   const note = html('p', {class: 'gt-note'}, 'Below: the chosen replica\'s own 1F1B schedule, its share of the micro-batches on its stages. The whole iteration adds the cross-replica sync drawn above.');
   const overall = html('p', {class: 'gt-caption gt-rt-caption'}, caption(result, pipelines, groups, cross, H, perIteration, total, slowest));
