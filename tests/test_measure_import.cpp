@@ -251,13 +251,29 @@ TEST(ImportTest, TheExampleClusterImportsAndValidates) {
   const auto all = measure::import_measurements(
       lab.problem.dump(),
       {example_file("cloud-1.smi.csv"), example_file("cloud-2.smi.csv"), example_file("cloud-1.topo.txt"),
-       example_file("cloud-2.topo.txt"), example_file("cloud-1.nccl.txt"), example_file("cloud.nccl.txt"),
+       example_file("cloud-2.topo.txt"), example_file("cloud.nccl.txt"),
        example_file("lab-cloud.iperf.json"), example_file("lab-cloud.ping.txt")},
       {"", "cloud"});
+  // The lab's import made its PCIe ring intra_node; the cloud's, where every node now counts as
+  // measured (the lab's figure came from an import too), lifts NV12 (112 pairs) there and leaves
+  // the lab's 12 pairs as links entries with their own figure and source.
+  const Document& net = all.problem["network"];
+  EXPECT_EQ(lab.problem["network"]["intra_node"]["bandwidth_gbps"], 83.76);
+  EXPECT_EQ(net["intra_node"]["bandwidth_gbps"], 2400.0);
+  ASSERT_EQ(net["links"].size(), 12u);
+  EXPECT_EQ(net["links"][0]["from"], "lab-1-g0");
+  EXPECT_EQ(net["links"][0]["bandwidth_gbps"], 83.76);
+  EXPECT_EQ(net["links"][0]["sources"]["bandwidth_gbps"],
+            "imported: lab-1.nccl.txt line 41 (all_reduce_perf over 4 GPUs: busbw 10.47 GB/s at 1073741824 B, 16.4 us at 8 B)");
   const ParsedProblem parsed = parse_problem(nlohmann::json::parse(all.problem.dump()));
   EXPECT_EQ(parsed.problem.gpus.size(), 20u);
+  const auto& g = parsed.problem.gpus;
+  EXPECT_EQ(resolve_link(parsed.problem.network, g[0], g[1])->link.bandwidth_gbps, 83.76);    // lab, as measured
+  EXPECT_EQ(resolve_link(parsed.problem.network, g[4], g[5])->link.bandwidth_gbps, 2400);      // cloud-1: NV12
+  EXPECT_EQ(resolve_link(parsed.problem.network, g[4], g[12])->link.bandwidth_gbps, 1506.56);  // cloud-1 to cloud-2
+  EXPECT_EQ(resolve_link(parsed.problem.network, g[0], g[4])->link.bandwidth_gbps, 0.739891);  // lab to cloud
   EXPECT_EQ(parsed.problem.gpus[0].sources.at("memory_gib"), "imported: lab-1.smi.csv line 2 (nvidia-smi memory.total 24576 MiB)");
-  EXPECT_EQ(all.files.size(), 8u);
+  EXPECT_EQ(all.files.size(), 7u);
 }
 
 }  // namespace

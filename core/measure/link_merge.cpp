@@ -4,6 +4,7 @@
 #include <set>
 
 #include "model/input_error.hpp"
+#include "model/figure_sources.hpp"
 #include "model/json_fields.hpp"
 
 namespace geotrain::measure {
@@ -31,13 +32,59 @@ std::pair<LinkFigure, std::vector<Pair>> most_common(const std::map<Pair, LinkFi
     if (const auto& f = figures.at(p); f.bandwidth_gbps) files.insert(f.bandwidth_gbps->file);
   if (files.size() > 1)
     for (auto* m : {&out.bandwidth_gbps, &out.latency_ms})
-      if (*m) (*m)->source += "; the same from " + std::to_string(files.size() - 1) + " more file(s)";
+      if (*m && source_kind((*m)->source) == "imported")
+        (*m)->source += "; the same from " + std::to_string(files.size() - 1) + " more file(s)";
   return {out, best};
 }
 
 // Whether every pair of `wanted` has a figure (and there is one at least).
 bool all_measured(const std::map<Pair, LinkFigure>& figures, const std::vector<Pair>& wanted) {
   return !wanted.empty() && std::all_of(wanted.begin(), wanted.end(), [&](const Pair& p) { return figures.count(p) > 0; });
+}
+
+// The JSON declaration a resolved link comes from (the last of equal entries, as the model takes).
+const Document* declaration(const Document& doc, LinkSource source, const PoolGpu& a, const PoolGpu& b) {
+  const Document& net = doc["network"];
+  const auto last = [&](const char* list, const std::string& from, const std::string& to) -> const Document* {
+    if (!net.contains(list)) return nullptr;
+    for (std::size_t i = net[list].size(); i-- > 0;)
+      if (net[list][i].value("from", "") == from && net[list][i].value("to", "") == to) return &net[list][i];
+    return nullptr;
+  };
+  switch (source) {
+    case LinkSource::gpu_link: return last("links", a.id, b.id);
+    case LinkSource::site_link: return last("site_links", a.site, b.site);
+    case LinkSource::intra_node: return &net["intra_node"];
+    case LinkSource::intra_site: return &net["intra_site"];
+    case LinkSource::inter_site: return &net["inter_site"];
+    case LinkSource::default_link: return &net["default"];
+  }
+  return nullptr;
+}
+
+// The pair's figure when an earlier import gave it (its bandwidth "imported", its latency imported
+// or assumed, util 1); else none.
+std::optional<LinkFigure> earlier_figure(const Document& doc, const NetworkSpec& network, const PoolGpu& a,
+                                         const PoolGpu& b) {
+  Gpu ga, gb;
+  ga.id = a.id, ga.site = a.site, ga.node = a.node;
+  gb.id = b.id, gb.site = b.site, gb.node = b.node;
+  const auto resolved = resolve_link(network, ga, gb);
+  if (!resolved || resolved->link.util != 1) return std::nullopt;
+  const Document* d = declaration(doc, resolved->source, a, b);
+  if (!d || !d->contains("sources")) return std::nullopt;
+  const Document& sources = (*d)["sources"];
+  const auto measured = [&](const char* key, double value, bool or_assumed) -> std::optional<Measured> {
+    const std::string text = sources.contains(key) && sources[key].is_string() ? sources[key].get<std::string>() : "";
+    const std::string kind = source_kind(text);
+    if (kind != "imported" && !(or_assumed && kind == "assumed")) return std::nullopt;
+    return Measured{value, text, "an earlier import"};
+  };
+  LinkFigure f;
+  f.bandwidth_gbps = measured("bandwidth_gbps", resolved->link.bandwidth_gbps, false);
+  f.latency_ms = measured("latency_ms", resolved->link.latency_ms, true);
+  if (!f.bandwidth_gbps || !f.latency_ms) return std::nullopt;
+  return f;
 }
 
 class Writer {
@@ -58,6 +105,10 @@ class Writer {
     if (Document* entry = last_entry("site_links", from, to)) return update(*entry, path_, f);
     const std::string what = "site " + from + " -> " + to;
     add("site_links", fresh({{"from", from}, {"to", to}}, f, current_site_link(before_, from, to), what));
+  }
+
+  bool has_gpu_link(const Pair& p) {
+    return last_entry("links", pool_.gpus[p.first].id, pool_.gpus[p.second].id) != nullptr;
   }
 
   void gpu_link(const Pair& p, const LinkFigure& f) {
@@ -161,6 +212,7 @@ void LinkFigures::site_pair(const std::string& from, const std::string& to, cons
 void LinkFigures::apply(Document& doc, ChangeLog& log, std::vector<std::string>& warnings) const {
   (void)warnings;
   const PoolIndex pool = PoolIndex::of(doc);
+  const NetworkSpec before = network_of(doc);
   Writer writer(doc, log);
   std::vector<Pair> same_node;
   std::map<std::string, std::vector<Pair>> cross_node_by_site;
@@ -170,19 +222,31 @@ void LinkFigures::apply(Document& doc, ChangeLog& log, std::vector<std::string>&
       if (a.node_name() == b.node_name()) same_node.push_back({a.index, b.index});
       else if (a.site == b.site) cross_node_by_site[a.site].push_back({a.index, b.index});
     }
+  // What an earlier import measured counts too: importing one site after another lifts over both.
+  std::map<Pair, LinkFigure> figures = gpu_pairs_;
+  const auto add_earlier = [&](const std::vector<Pair>& pairs) {
+    for (const Pair& p : pairs)
+      if (!figures.count(p))
+        if (auto f = earlier_figure(doc, before, pool.gpus[p.first], pool.gpus[p.second])) figures[p] = *f;
+  };
+  const auto any_new = [&](const std::vector<Pair>& pairs) {
+    return std::any_of(pairs.begin(), pairs.end(), [&](const Pair& p) { return gpu_pairs_.count(p) > 0; });
+  };
   std::set<Pair> placed;
-  if (all_measured(gpu_pairs_, same_node)) {
-    auto [figure, pairs] = most_common(gpu_pairs_, same_node);
-    writer.level("intra_node", figure, "intra-node link");
-    placed.insert(pairs.begin(), pairs.end());
-  }
+  const auto lift = [&](const std::vector<Pair>& pairs, auto write) {
+    if (!any_new(pairs)) return;
+    add_earlier(pairs);
+    if (!all_measured(figures, pairs)) return;
+    auto [figure, alike] = most_common(figures, pairs);
+    write(figure);
+    placed.insert(alike.begin(), alike.end());
+    for (const Pair& p : alike)  // an older links entry would hide the level from its pair
+      if (writer.has_gpu_link(p)) writer.gpu_link(p, figure);
+  };
+  lift(same_node, [&](const LinkFigure& f) { writer.level("intra_node", f, "intra-node link"); });
   for (const auto& [site, pairs] : cross_node_by_site)
-    if (all_measured(gpu_pairs_, pairs)) {
-      auto [figure, alike] = most_common(gpu_pairs_, pairs);
-      writer.site_link(site, site, figure);
-      placed.insert(alike.begin(), alike.end());
-    }
-  for (const auto& [pair, figure] : gpu_pairs_)
+    lift(pairs, [&, &site = site](const LinkFigure& f) { writer.site_link(site, site, f); });
+  for (const auto& [pair, figure] : figures)
     if (!placed.count(pair)) writer.gpu_link(pair, figure);
   for (const auto& [sites, figure] : site_pairs_) writer.site_link(sites.first, sites.second, figure);
 }
