@@ -49,9 +49,8 @@ measure::MeasuredRun read_run(const std::string& spec) {
     throw UsageError("--run takes PLAN:MS or PLAN:LOGFILE, got '" + spec + "'");
   const std::string plan_path = spec.substr(0, colon), value = spec.substr(colon + 1);
   const std::string plan = read_file(plan_path, "plan");
-  const bool number = !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value[0] == '.' ||
-                                         value[0] == '-' || value[0] == '+');
-  if (number) return {plan_path, plan, parse_number("--run " + spec, value), "given"};
+  // A number is the time; anything else names a log ("2024.log" too, as no number reads so).
+  if (const auto ms = measure::decimal(value)) return {plan_path, plan, *ms, "given"};
   return measure::run_from_megatron_log(plan_path, plan, {value, read_file(value, "log")});
 }
 

@@ -133,8 +133,9 @@ MeasuredRun run_from_megatron_log(const std::string& name, const std::string& pl
 }
 
 Calibration calibrate(const std::string& problem_text, const std::vector<MeasuredRun>& runs) {
+  ParsedProblem parsed;
   try {
-    parse_problem_text(problem_text);
+    parsed = parse_problem_text(problem_text);
   } catch (const InputError& e) {
     throw InputError(prefixed("the problem to calibrate: ", e));
   }
@@ -172,7 +173,6 @@ Calibration calibrate(const std::string& problem_text, const std::vector<Measure
   }
   for (auto& m : models) m.gpus.resize(types.size());
   // Each type's utilisation(s) in the problem, and the start of the fit.
-  const ParsedProblem parsed = parse_problem_text(problem_text);
   std::vector<double> y0(types.size(), 0.0);
   for (std::size_t j = 0; j < types.size(); ++j) {
     TypeFit t;

@@ -10,6 +10,7 @@
 #include "measure/pair_ends.hpp"
 #include "model/input_error.hpp"
 #include "model/json_text.hpp"
+#include "model/message_list.hpp"
 #include "model/problem_json.hpp"
 
 namespace geotrain::measure {
@@ -18,7 +19,7 @@ namespace {
 
 // The page's first problem's model, and a link every pair has until measured.
 Document new_problem() {
-  return Document::parse(R"({
+  return Document::parse(std::string(R"({
     "name": "measured cluster",
     "model": {"hidden_size": 2048, "num_layers": 12, "seq_length": 2048, "vocab_size": 50258,
               "micro_batch_size": 8, "global_batch_size": 64, "precision": "fp16"},
@@ -26,7 +27,7 @@ Document new_problem() {
     "network": {"default": {"bandwidth_gbps": 10, "latency_ms": 1, "sources": {
       "bandwidth_gbps": "assumed: a placeholder for pairs nothing measured",
       "latency_ms": "assumed: a placeholder for pairs nothing measured"}}}
-  })");
+  })"));  // a std::string, as every other parse here: one parser in the module, not two
 }
 
 const char* const kNewProblemWarnings[] = {
@@ -52,8 +53,8 @@ void import_csv(Import& im, const ParsedFile& f, const std::vector<SmiGpu>& rows
   const std::size_t before = PoolIndex::of(im.doc).gpus.size();
   merge_gpu_inventory(im.doc, {f.file.name, im.host_of(f), im.options.site}, rows, im.log, im.warnings);
   const std::size_t added = PoolIndex::of(im.doc).gpus.size() - before;
-  im.report(f, "host " + im.host_of(f) + ": " + std::to_string(rows.size()) + " GPUs (" + std::to_string(added) +
-                   " added, " + std::to_string(rows.size() - added) + " updated)");
+  im.report(f, "host " + im.host_of(f) + ": " + count_of(static_cast<std::int64_t>(rows.size()), "GPU") + " (" +
+                   std::to_string(added) + " added, " + std::to_string(rows.size() - added) + " updated)");
 }
 
 // The host's GPU for each device index the file names.
@@ -126,7 +127,7 @@ void import_nccl(Import& im, const ParsedFile& f, const NcclAllReduce& run) {
   for (std::size_t a : group)
     for (std::size_t b : group)
       if (a != b && (one_node || pool.gpus[a].node_name() != pool.gpus[b].node_name())) im.links.gpu_pair(a, b, fig);
-  im.report(f, std::to_string(link.ranks) + " GPUs on " + std::to_string(devices.size()) + " host(s): " +
+  im.report(f, count_of(link.ranks, "GPU") + " on " + count_of(static_cast<std::int64_t>(devices.size()), "host") + ": " +
                    number_text(link.bandwidth_gbps) + " Gbps, " + number_text(link.latency_ms) + " ms per hop");
 }
 
