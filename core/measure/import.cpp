@@ -231,7 +231,7 @@ ImportResult import_measurements(const std::string& problem_text, const std::vec
   bool links_applied = false;
   for (const ParsedFile& f : parsed) {
     if (stage_of(f.format) == 3 && !links_applied) {  // node figures before the pairs, whose ends they may name
-      im.links.apply(im.doc, im.log, im.warnings);
+      im.links.apply(im.doc, im.log);
       im.links = LinkFigures();
       links_applied = true;
     }
@@ -246,7 +246,7 @@ ImportResult import_measurements(const std::string& problem_text, const std::vec
         },
         f.measurement);
   }
-  im.links.apply(im.doc, im.log, im.warnings);
+  im.links.apply(im.doc, im.log);
   check_merged(im.doc);
   return {std::move(im.doc), std::move(im.log.changes()), std::move(im.warnings), std::move(im.reports)};
 }

@@ -209,8 +209,7 @@ void LinkFigures::site_pair(const std::string& from, const std::string& to, cons
   if (figure.latency_if_new) f.latency_if_new = figure.latency_if_new;
 }
 
-void LinkFigures::apply(Document& doc, ChangeLog& log, std::vector<std::string>& warnings) const {
-  (void)warnings;
+void LinkFigures::apply(Document& doc, ChangeLog& log) const {
   const PoolIndex pool = PoolIndex::of(doc);
   const NetworkSpec before = network_of(doc);
   Writer writer(doc, log);

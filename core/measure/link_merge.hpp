@@ -47,7 +47,7 @@ class LinkFigures {
 
   // Writes everything into `doc`; throws InputError naming the file of a new
   // entry that lacks a figure and has no link to take it from.
-  void apply(Document& doc, ChangeLog& log, std::vector<std::string>& warnings) const;
+  void apply(Document& doc, ChangeLog& log) const;
 
  private:
   std::map<std::pair<std::size_t, std::size_t>, LinkFigure> gpu_pairs_;

@@ -21,13 +21,13 @@ struct LinkSpec {
 struct SiteLink {
   std::string from_site, to_site;
   LinkSpec link;
-  FigureSources sources;  // figure_sources.hpp; never read by the model
+  FigureSources sources = {};  // figure_sources.hpp; never read by the model
 };
 
 struct GpuLink {
   std::string from_gpu, to_gpu;  // GPU ids
   LinkSpec link;
-  FigureSources sources;
+  FigureSources sources = {};
 };
 
 struct NetworkSpec {
