@@ -44,6 +44,31 @@ TEST(FigureSourcesTest, KeptOnTheParsedProblemAndWrittenBack) {
   EXPECT_EQ(problem_to_json(parse_problem(out).problem), out);
 }
 
+// The replica fields (issue 21) live beside sources: a capacity may carry one, and
+// validate keeps capacity_gbps, search.replicas and training.sync_* with the sources.
+TEST(FigureSourcesTest, ReplicaFieldsAndTheirSourcesAreKept) {
+  nlohmann::json doc = with_sources();
+  doc["network"]["inter_site"] = {{"bandwidth_gbps", 10}, {"latency_ms", 20}, {"capacity_gbps", 40},
+                                  {"sources", {{"capacity_gbps", "typed"}}}};
+  doc["network"]["site_links"][0]["capacity_gbps"] = 2.5;
+  doc["network"]["site_links"][0]["sources"]["capacity_gbps"] = "assumed: as network.inter_site";
+  doc["search"]["replicas"] = "auto";
+  doc["training"] = {{"sync_every", 4}, {"sync_compression", 0.25}};
+  const ParsedProblem parsed = parse_problem(doc);
+  EXPECT_TRUE(parsed.warnings.empty());
+  EXPECT_EQ(parsed.problem.network.inter_site->capacity_gbps, 40);
+  EXPECT_EQ(parsed.problem.network.level_sources.at("inter_site").at("capacity_gbps"), "typed");
+  const nlohmann::json out = problem_to_json(parsed.problem);
+  EXPECT_EQ(out["network"]["inter_site"]["capacity_gbps"], 40);
+  EXPECT_EQ(out["network"]["inter_site"]["sources"]["capacity_gbps"], "typed");
+  EXPECT_EQ(out["network"]["site_links"][0]["capacity_gbps"], 2.5);
+  EXPECT_EQ(out["network"]["site_links"][0]["sources"]["capacity_gbps"], "assumed: as network.inter_site");
+  EXPECT_EQ(out["search"]["replicas"], "auto");
+  EXPECT_EQ(out["training"]["sync_every"], 4);
+  EXPECT_EQ(out["training"]["sync_compression"], 0.25);
+  EXPECT_EQ(problem_to_json(parse_problem(out).problem), out);
+}
+
 TEST(FigureSourcesTest, TheModelNeverReadsThem) {
   const Problem plain = parse_problem(base_doc()).problem;
   const Problem noted = parse_problem(with_sources()).problem;

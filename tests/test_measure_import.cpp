@@ -211,6 +211,35 @@ TEST(ImportLinksTest, ANewLinkTakesTheFigureItLacksFromTheLinkInUseToday) {
                            "from: import an iperf3 result for it, or add network.default"));
 }
 
+// capacity_gbps (replicas.md) is a link's own, never inherited: a site pair that moves from
+// inter_site to a new site_links entry keeps the pipe's capacity; an existing entry keeps its own.
+TEST(ImportLinksTest, ASitePipesCapacityAndTheReplicaFieldsSurviveAnImport) {
+  Document into = Document::parse(kModel);
+  into["gpus"] = Document::parse(R"([
+    {"id": "l0", "type": "RTX-3090", "site": "lab", "host": "lab-1"},
+    {"id": "c0", "type": "A100-SXM-80GB", "site": "cloud", "host": "cloud-1"}])");
+  into["network"] = Document::parse(R"({"default": {"bandwidth_gbps": 10, "latency_ms": 1},
+    "inter_site": {"bandwidth_gbps": 1, "latency_ms": 5, "capacity_gbps": 4},
+    "site_links": [{"from": "lab", "to": "cloud", "bandwidth_gbps": 1, "latency_ms": 9, "capacity_gbps": 2}]})");
+  into["search"] = Document::parse(R"({"replicas": "auto"})");
+  into["training"] = Document::parse(R"({"sync_every": 4, "sync_compression": 0.25})");
+  const auto r = import(into.dump(), {example_file("lab-cloud.iperf.json")});
+  const Document& sl = r.problem["network"]["site_links"];
+  ASSERT_EQ(sl.size(), 2u);
+  EXPECT_EQ(sl[0]["bandwidth_gbps"], 0.739891);  // measured
+  EXPECT_EQ(sl[0]["capacity_gbps"], 2);          // its own, untouched
+  EXPECT_FALSE(sl[0]["sources"].contains("capacity_gbps"));
+  EXPECT_EQ(sl[1]["from"], "cloud");              // new: cloud -> lab used inter_site and its capacity 4
+  EXPECT_EQ(sl[1]["capacity_gbps"], 4);
+  EXPECT_EQ(sl[1]["sources"]["capacity_gbps"], "assumed: as network.inter_site");
+  EXPECT_EQ(r.problem["network"]["inter_site"]["capacity_gbps"], 4);
+  EXPECT_EQ(r.problem["search"]["replicas"], "auto");
+  EXPECT_EQ(r.problem["training"]["sync_every"], 4);
+  EXPECT_EQ(r.problem["training"]["sync_compression"], 0.25);
+  const ParsedProblem parsed = parse_problem(nlohmann::json::parse(r.problem.dump()));
+  EXPECT_EQ(parsed.problem.network.site_links[1].link.capacity_gbps, 4);
+}
+
 TEST(PairEndsTest, TheStemIsCutWhereBothSidesAreKnownNames) {
   Document doc = Document::parse(R"({"gpus": [
     {"id": "g1", "host": "gpu-node-1", "site": "x"}, {"id": "g2", "host": "gpu-node-2", "site": "x"},

@@ -104,7 +104,7 @@ class Writer {
   void site_link(const std::string& from, const std::string& to, const LinkFigure& f) {
     if (Document* entry = last_entry("site_links", from, to)) return update(*entry, path_, f);
     const std::string what = "site " + from + " -> " + to;
-    add("site_links", fresh({{"from", from}, {"to", to}}, f, current_site_link(before_, from, to), what));
+    add("site_links", fresh({{"from", from}, {"to", to}}, f, current_site_link(before_, from, to), what, true));
   }
 
   bool has_gpu_link(const Pair& p) {
@@ -154,7 +154,7 @@ class Writer {
 
   // A new declaration: the measured figures, the rest from the link in use today.
   static Document fresh(Document entry, const LinkFigure& f, const std::optional<CurrentLink>& today,
-                        const std::string& what) {
+                        const std::string& what, bool takes_capacity = false) {
     Document sources = Document::object();
     const std::string file = f.bandwidth_gbps ? f.bandwidth_gbps->file : f.latency_ms ? f.latency_ms->file : "import";
     const auto missing = [&](const char* figure, const char* advice) {
@@ -179,6 +179,11 @@ class Writer {
     }
     if (!f.bandwidth_gbps && today && today->link.util != 1) {
       entry["util"] = today->link.util, sources["util"] = "assumed: as " + today->declared_at;
+    }
+    // A site pipe's capacity is the link's own (replicas.md: no inheritance), so a new site_links
+    // entry that took over from inter_site keeps its capacity: the import measured a rate, not the pipe.
+    if (takes_capacity && today && today->link.capacity_gbps > 0) {
+      entry["capacity_gbps"] = today->link.capacity_gbps, sources["capacity_gbps"] = "assumed: as " + today->declared_at;
     }
     entry["sources"] = sources;
     return entry;

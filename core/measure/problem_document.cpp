@@ -22,6 +22,7 @@ std::optional<LinkSpec> link_of(const Document& value) {
   l.bandwidth_gbps = bw->get<double>();
   l.latency_ms = lat->get<double>();
   l.util = util != value.end() && util->is_number() ? util->get<double>() : 1.0;
+  if (auto cap = value.find("capacity_gbps"); cap != value.end() && cap->is_number()) l.capacity_gbps = cap->get<double>();
   return l;
 }
 
