@@ -18,6 +18,7 @@
 #include "api/references.hpp"
 #include "api/replica_output.hpp"
 #include "search/bounds/certificate.hpp"
+#include "search/bounds/group_floor.hpp"
 #include "search/bounds/pool_relaxation.hpp"
 #include "search/stopwatch.hpp"
 
@@ -184,11 +185,18 @@ namespace {
 // bound valid for every plan (pool_relaxation.hpp).
 void add_certificate(json& out, const PreparedProblem& prepared, const Problem& problem, const SolveResult& r) {
   Stopwatch clock;
+  // The floors that see sites and links may use what the run left of its
+  // time limit (issue 23; counts of work bound them too).
+  const Deadline budget = Deadline::after_ms(std::max(0.0, problem.search.time_limit_s * 1000.0 - r.elapsed_ms));
   const bool replicas = problem.search.replicas != 1 || problem.search.replicas_auto;
   const bool one_model =
       r.layout.empty() && problem.search.parallelism != Parallelism::hybrid && !r.lower_bound && !replicas;
-  const double relaxation = one_model ? objective_lower_bound(prepared.model)
-                                      : std::max(any_plan_lower_bound(prepared.model), r.lower_bound.value_or(0.0));
+  double relaxation = one_model ? objective_lower_bound(prepared.model, r.plan, budget)
+                                : std::max(any_plan_lower_bound(prepared.model), r.lower_bound.value_or(0.0));
+  // One pipeline of stage groups at one micro-batch size: the floor that
+  // knows sites and nodes too.
+  if (!one_model && problem.search.parallelism == Parallelism::hybrid && !problem.search.micro_batch_auto && !replicas)
+    relaxation = std::max(relaxation, group_plan_lower_bound(prepared.problem, prepared.model, budget));
   const Certificate certificate = certify_with_bound(relaxation, r);
   out["lower_bound"] = certificate.lower_bound;
   if (r.cost.feasible) out["gap"] = certificate.gap;  // an infeasible plan is no answer to bound

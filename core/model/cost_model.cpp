@@ -36,6 +36,20 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vect
   sync_ring_begin_.push_back(0);
   for (const DeviceGroup& group : layout_) add_device(problem, group, links);
 
+  // Sites in the order the problem's GPUs first name them (the same numbers
+  // in every layout's model of the problem).
+  std::vector<const std::string*> site_names;
+  std::vector<int> gpu_site(problem.gpus.size());
+  for (std::size_t i = 0; i < problem.gpus.size(); ++i) {
+    const std::string& site = problem.gpus[i].site;
+    std::size_t s = 0;
+    while (s < site_names.size() && *site_names[s] != site) ++s;
+    if (s == site_names.size()) site_names.push_back(&site);
+    gpu_site[i] = static_cast<int>(s);
+  }
+  num_sites_ = static_cast<int>(site_names.size());
+  for (const DeviceGroup& group : layout_) site_of_.push_back(gpu_site[static_cast<std::size_t>(group.gpus[0])]);
+
   // Activations travel between the groups' first GPUs (no scatter-gather). A
   // send that crosses a site pipe with capacity_gbps gets at most that
   // capacity, as the only transfer on it (replicas.md shares it among several:

@@ -113,6 +113,10 @@ class CostModel {
   // Building blocks, exposed for reports, bounds and heuristics. "gpu" below
   // means a device: a GPU, or a stage group of the layout.
   int num_gpus() const { return num_gpus_; }  // devices
+  // The site of each device (of its first GPU), numbered 0.. in the order the
+  // problem's GPUs first name them: the search's moves at the scale of sites.
+  int site_of(int gpu) const { return site_of_[gpu]; }
+  int num_sites() const { return num_sites_; }
   const GroupLayout& layout() const { return layout_; }
   bool has_groups() const { return has_groups_; }  // some device is more than one GPU
   int num_layers() const { return num_layers_; }
@@ -155,6 +159,8 @@ class CostModel {
  private:
   int num_gpus_ = 0;
   int num_layers_ = 0;
+  int num_sites_ = 0;
+  std::vector<int> site_of_;  // per device
   double micro_batches_ = 1;
   GroupLayout layout_;
   bool has_groups_ = false;

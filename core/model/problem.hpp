@@ -55,6 +55,17 @@ struct Training {
 enum class Parallelism { pipeline, hybrid };
 
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
+// The memetic run's additions for pools of more than 16 devices (issue 23;
+// core/MEMETIC.md, "Moves at the scale of sites and stages"), all on by
+// default. Not in problem files: the switches exist for the ablation table.
+struct ScaleMoves {
+  bool stage_moves = true;  // balance, merge neighbours, contract the pipeline
+  bool site_moves = true;   // gather, drop and add a site
+  bool seeds = true;        // exact's first plans, balanced, in the initial population
+  bool restarts = true;     // every plan one such move from the best when the run stalls
+  bool final_nodes = true;  // the final step gets at least about a second of exact's nodes
+};
+
 struct SearchSettings {
   Parallelism parallelism = Parallelism::pipeline;
   // search.engine: plan only what this engine can launch ("any": the whole space).
@@ -79,6 +90,7 @@ struct SearchSettings {
   int patience = 100;
   int max_generations = 500;
   std::uint64_t seed = 1;
+  ScaleMoves scale_moves;
 };
 
 struct Problem {

@@ -24,23 +24,76 @@ int state(int slots, int first, int last) { return slots * 4 + first * 2 + last;
 
 }  // namespace
 
+namespace bottleneck_detail {
+
+int combine_clusters(const int* dp, int C, int* single_out) {
+  // One cluster alone (no crossing), or several: the two ends' clusters pay a
+  // crossing each (two if both ends are in one), every other cluster used two.
+  int single = kNone, middle_sum = 0;
+  int both_gain = kNone;  // best (both ends in c, two crossings) - c's middle value
+  int first_gain[2] = {kNone, kNone}, last_gain[2] = {kNone, kNone};
+  int first_at[2] = {-1, -1}, last_at[2] = {-1, -1};
+  for (int c = 0; c < C; ++c) {
+    const int* row = &dp[static_cast<std::size_t>(c) * 12];
+    single = std::max(single, row[state(0, 1, 1)]);
+    const int middle = std::max(0, row[state(2, 0, 0)]);
+    middle_sum += middle;
+    const int first = std::max(row[state(1, 1, 0)], row[state(2, 1, 0)]);
+    const int last = std::max(row[state(1, 0, 1)], row[state(2, 0, 1)]);
+    if (row[state(2, 1, 1)] != kNone) both_gain = std::max(both_gain, row[state(2, 1, 1)] - middle);
+    if (first != kNone) {
+      const int gain = first - middle;
+      if (gain > first_gain[0]) first_gain[1] = first_gain[0], first_at[1] = first_at[0], first_gain[0] = gain, first_at[0] = c;
+      else if (gain > first_gain[1]) first_gain[1] = gain, first_at[1] = c;
+    }
+    if (last != kNone) {
+      const int gain = last - middle;
+      if (gain > last_gain[0]) last_gain[1] = last_gain[0], last_at[1] = last_at[0], last_gain[0] = gain, last_at[0] = c;
+      else if (gain > last_gain[1]) last_gain[1] = gain, last_at[1] = c;
+    }
+  }
+  if (single_out) *single_out = single;
+  int best = single;
+  if (both_gain != kNone) best = std::max(best, middle_sum + both_gain);
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b)
+      if (first_at[a] >= 0 && last_at[b] >= 0 && first_at[a] != last_at[b])
+        best = std::max(best, middle_sum + first_gain[a] + last_gain[b]);
+  return best;
+}
+
+}  // namespace bottleneck_detail
+
 BottleneckTables make_bottleneck_tables(const CostModel& model) {
   BottleneckTables t;
   const int n = model.num_gpus();
   t.num_gpus = n;
   t.num_layers = model.num_layers();
   t.head_in_layers = n > 0 ? model.head_compute_s(0) / model.layer_compute_s(0) : 0;
-  // Clusters: GPUs joined by a link (either way) within twice the cheapest send.
-  double cheapest = INFINITY;
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b)
-      if (a != b) cheapest = std::min(cheapest, model.send_s(a, b));
+  // Clusters: the sites, when the pool names two or more (issue 23: sites
+  // whose own networks differ, a lab's 10 Gbps beside a data centre's 400,
+  // fall apart under the link rule below, one cluster per GPU, and the
+  // floors with them). On one site, GPUs joined by a link (either way)
+  // within twice the cheapest send. Any partition gives valid floors.
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b)
-      if (std::min(model.send_s(a, b), model.send_s(b, a)) <= 2 * cheapest)
-        parent[find_root(parent, b)] = find_root(parent, a);
+  if (model.num_sites() >= 2) {
+    std::vector<int> first_of_site(static_cast<std::size_t>(model.num_sites()), -1);
+    for (int g = 0; g < n; ++g) {
+      int& first = first_of_site[static_cast<std::size_t>(model.site_of(g))];
+      if (first < 0) first = g;
+      parent[g] = first;
+    }
+  } else {
+    double cheapest = INFINITY;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (a != b) cheapest = std::min(cheapest, model.send_s(a, b));
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        if (std::min(model.send_s(a, b), model.send_s(b, a)) <= 2 * cheapest)
+          parent[find_root(parent, b)] = find_root(parent, a);
+  }
   t.cluster_of.assign(n, -1);
   std::vector<int> id_of_root(n, -1);
   for (int g = 0; g < n; ++g) {
@@ -125,39 +178,7 @@ int path_capacity(const BottleneckTables& t, const CostModel& model, double x_s,
       }
     }
   }
-  // One cluster alone (no crossing), or several: the two ends' clusters pay a
-  // crossing each (two if both ends are in one), every other cluster used two.
-  int single = kNone, middle_sum = 0;
-  int both_gain = kNone;  // best (both ends in c, two crossings) - c's middle value
-  int first_gain[2] = {kNone, kNone}, last_gain[2] = {kNone, kNone};
-  int first_at[2] = {-1, -1}, last_at[2] = {-1, -1};
-  for (int c = 0; c < C; ++c) {
-    const int* row = &dp[static_cast<std::size_t>(c) * 12];
-    single = std::max(single, row[state(0, 1, 1)]);
-    const int middle = std::max(0, row[state(2, 0, 0)]);
-    middle_sum += middle;
-    const int first = std::max(row[state(1, 1, 0)], row[state(2, 1, 0)]);
-    const int last = std::max(row[state(1, 0, 1)], row[state(2, 0, 1)]);
-    if (row[state(2, 1, 1)] != kNone) both_gain = std::max(both_gain, row[state(2, 1, 1)] - middle);
-    if (first != kNone) {
-      const int gain = first - middle;
-      if (gain > first_gain[0]) first_gain[1] = first_gain[0], first_at[1] = first_at[0], first_gain[0] = gain, first_at[0] = c;
-      else if (gain > first_gain[1]) first_gain[1] = gain, first_at[1] = c;
-    }
-    if (last != kNone) {
-      const int gain = last - middle;
-      if (gain > last_gain[0]) last_gain[1] = last_gain[0], last_at[1] = last_at[0], last_gain[0] = gain, last_at[0] = c;
-      else if (gain > last_gain[1]) last_gain[1] = gain, last_at[1] = c;
-    }
-  }
-  if (single_out) *single_out = single;
-  int best = single;
-  if (both_gain != kNone) best = std::max(best, middle_sum + both_gain);
-  for (int a = 0; a < 2; ++a)
-    for (int b = 0; b < 2; ++b)
-      if (first_at[a] >= 0 && last_at[b] >= 0 && first_at[a] != last_at[b])
-        best = std::max(best, middle_sum + first_gain[a] + last_gain[b]);
-  return best;
+  return bottleneck_detail::combine_clusters(dp.data(), C, single_out);
 }
 
 double root_bottleneck_floor_s(const BottleneckTables& t, const CostModel& model, bool single_cluster) {

@@ -15,6 +15,7 @@
 // that reaches L bounds every plan's largest tau from below.
 #include <cmath>
 #include <cstdint>
+#include <climits>
 #include <vector>
 
 #include "model/cost_model.hpp"
@@ -33,6 +34,13 @@ inline int layers_within(double budget_s, double t, double minus, int memory) {
   if (!(v >= 1)) return 0;
   return v >= memory ? memory : static_cast<int>(v);
 }
+// The clusters' DP rows (12 states each: crossings paid 0/1/2+, first
+// stage placed, last placed; kNoState where a state cannot occur) combined
+// into the most layers a whole plan holds: one cluster alone, or two end
+// clusters and every other cluster's best "entered and left" value.
+// `single`, when given, receives the best of one cluster alone.
+constexpr int kNoState = INT_MIN / 4;
+int combine_clusters(const int* dp, int clusters, int* single = nullptr);
 }  // namespace bottleneck_detail
 
 struct BottleneckTables {

@@ -4,7 +4,11 @@
 // (no search): the tables exact's bounds use, O(N^2), then one relaxation per
 // stage count, O(N + L log N) each, so a few milliseconds even at 512 GPUs x
 // 128 layers. Exact methods tighten it with what their search proved.
+#include <cstdint>
+
 #include "model/cost_model.hpp"
+#include "model/plan.hpp"
+#include "search/stopwatch.hpp"
 #include "search/solve_result.hpp"
 
 namespace geotrain {
@@ -13,6 +17,16 @@ namespace geotrain {
 // allows): Q = 1 exactly, every other Q by exact's root relaxation with no
 // stage placed (core/EXACT.md, "Lower bounds"). +infinity when no plan fits.
 double objective_lower_bound(const CostModel& model);
+
+// The same, raised by the floors that see sites and links (issue 23;
+// core/EXACT.md, "Certificates that know sites"): the crossing-flow floors on
+// the largest stage time and on T_iter (crossing_flow_bound.hpp), searched up
+// to `plan`'s own (a feasible plan of the model, or empty). Work counts decide
+// how far they go (at most kCertificateFlowWork role evaluations each, so the
+// bound is the same on every platform), unless `deadline` passes first: then
+// what they proved so far. Pools too large for the flow tables keep the root.
+constexpr std::int64_t kCertificateFlowWork = 200'000'000;
+double objective_lower_bound(const CostModel& model, const Plan& plan, const Deadline& deadline);
 
 struct Certificate {
   double lower_bound = 0;  // objective units, at most result's objective

@@ -124,6 +124,7 @@ OperatorContext::OperatorContext(const CostModel& model) : model_(model), contig
     buffer->assign(size, Stage{});
   for (std::vector<StageSums>* buffer : {&scratch_.sums_a, &scratch_.sums_b}) buffer->assign(size, StageSums{});
   scratch_.stage_time.assign(size, 0.0);
+  scratch_.stage_fixed.assign(size, 0.0);
   const std::size_t gpus = static_cast<std::size_t>(model.num_gpus());
   scratch_.stage_of_gpu_a.assign(gpus, 0);
   scratch_.stage_of_gpu_b.assign(gpus, 0);
@@ -142,6 +143,16 @@ void OperatorContext::fill_max_layers_row(int stage_count) {
     row[static_cast<std::size_t>(2 * g)] = model_.max_layers(g, stage_count, false);
     row[static_cast<std::size_t>(2 * g + 1)] = model_.max_layers(g, stage_count, true);
   }
+}
+
+const std::vector<std::vector<int>>& OperatorContext::site_devices() {
+  if (!site_devices_.empty() || model_.num_gpus() == 0) return site_devices_;
+  site_devices_.resize(static_cast<std::size_t>(model_.num_sites()));
+  for (int g = 0; g < model_.num_gpus(); ++g) site_devices_[static_cast<std::size_t>(model_.site_of(g))].push_back(g);
+  for (std::vector<int>& devices : site_devices_)
+    std::stable_sort(devices.begin(), devices.end(),
+                     [&](int a, int b) { return model_.layer_compute_s(a) < model_.layer_compute_s(b); });
+  return site_devices_;
 }
 
 }  // namespace geotrain

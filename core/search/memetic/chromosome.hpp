@@ -187,6 +187,7 @@ class OperatorContext {
     std::vector<int> stage_gpu, stage_layers, stage_capacity;    // a decoded plan
     std::vector<int> gpus;                                       // a list of GPU indices
     std::vector<double> stage_time;                              // per stage: one layer's compute
+    std::vector<double> stage_fixed;                             // per stage: its sends (and head)
     std::vector<Stage> stages_a, stages_b, stages_child;         // decoded parents and a candidate
     std::vector<int> starts_a, starts_b;                         // the parents' stage starts
     std::vector<StageSums> sums_a, sums_b;                       // and their stage sums
@@ -198,6 +199,9 @@ class OperatorContext {
     std::vector<std::uint64_t> cut_words, bad_cut_words_1, bad_cut_words_2;
   };
   Scratch& scratch() { return scratch_; }
+  // Each site's devices (CostModel::site_of), fastest per layer first, ties
+  // by index: what the moves at the scale of sites add. Built on first use.
+  const std::vector<std::vector<int>>& site_devices();
 
  private:
   const CostModel& model_;
@@ -205,6 +209,7 @@ class OperatorContext {
   ContiguityCheck contiguity_;
   Scratch scratch_;
   std::vector<std::vector<int>> max_layers_rows_;  // [stage count][2 gpu + last], 1..min(N, L)
+  std::vector<std::vector<int>> site_devices_;
   void fill_max_layers_row(int stage_count);
 };
 

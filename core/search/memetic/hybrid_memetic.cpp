@@ -82,7 +82,13 @@ void HybridRun::screen_next() {
   if (!any_feasible_plan(*candidate->model)) return;
   SearchSettings run_settings = settings_;
   run_settings.time_limit_s = std::max(1e-3, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
-  if (!space_.is_pipeline(choice)) run_settings.patience = std::min(run_settings.patience, hybrid_.group_patience);
+  if (!space_.is_pipeline(choice)) {
+    run_settings.patience = std::min(run_settings.patience, hybrid_.group_patience);
+    // A screened layout's final step keeps the budget its evaluations earn:
+    // about a second of exact's nodes for each of up to max_layouts layouts
+    // made the 64-A100 example eight times slower (issue 23).
+    run_settings.scale_moves.final_nodes = false;
+  }
   candidate->run = std::make_unique<MemeticRun>(*candidate->model, run_settings);
   note_best(*candidate);
   current_ = std::move(candidate);

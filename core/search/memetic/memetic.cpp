@@ -9,6 +9,7 @@
 #include "search/memetic/local_search.hpp"
 #include "search/memetic/mutation.hpp"
 #include "search/memetic/population.hpp"
+#include "search/memetic/seeds.hpp"
 
 namespace geotrain {
 
@@ -54,12 +55,24 @@ void validate_search_settings(const SearchSettings& s) {
 MemeticRun::MemeticRun(const CostModel& model, const SearchSettings& settings)
     : settings_(validated(settings)), rng_(settings.seed), context_(model) {
   population_ = initial_population(settings_.population, rng_, context_, deadline());  // Alg. 1, lines 1-2
+  // Not in the paper (MEMETIC.md, "Moves at the scale of sites and stages"):
+  // on large pools exact's first plans join the random ones.
+  if (context_.num_gpus() > kPaperMovesMaxGpus && settings_.scale_moves.seeds)
+    offer_seeds(population_, exact_seeds(context_), settings_.population);
   best_objective_ = population_.front().cost.objective;                     // line 3
   check_stopping_rules();
 }
 
 bool MemeticRun::step() {
   if (finished_) return false;
+  // Not in the paper (MEMETIC.md, "Restarts"): on a large pool, halfway to
+  // the patience without progress, every plan one site- or stage-scale move
+  // from the best competes for a place.
+  if (stalled_ > 0 && stalled_ == settings_.patience / 2 && context_.num_gpus() > kPaperMovesMaxGpus &&
+      settings_.scale_moves.restarts) {
+    offer_seeds(population_, sweep_around(population_.front(), context_), settings_.population);
+    if (!settings_.scale_moves.seeds) offer_seeds(population_, exact_seeds(context_), settings_.population);
+  }
   breed();
   ++generation_;
   // Lines 21-23: the population is sorted and elitist, so its front is C*.
@@ -108,7 +121,7 @@ void MemeticRun::breed() {
   // Lines 13-15: mutate offspring no fitter than the population's best.
   const double best = population_.front().cost.objective;
   for (int c = 0; c < offspring_count_; ++c)
-    if (offspring_[c].cost.objective >= best) mutate(offspring_[c], rng_, context_, settings_.shift_both_ways);
+    if (offspring_[c].cost.objective >= best) mutate(offspring_[c], rng_, context_, settings_.shift_both_ways, settings_.scale_moves);
   // Lines 16-17.
   for (int c = 0; c < offspring_count_; ++c)
     if (rng_.bernoulli(settings_.local_search_rate)) rebalance_capacity(offspring_[c], context_);
@@ -137,6 +150,8 @@ void MemeticRun::polish_best() {
   exact.bottleneck_floor = false;  // its node budget explores as it always did
   const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
   exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
+  if (model.num_gpus() > kPaperMovesMaxGpus && settings_.scale_moves.final_nodes)
+    exact.max_nodes = std::max<std::int64_t>(exact.max_nodes, kPolishLargePoolNodesTimesGpus / model.num_gpus());
   exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
   // The better of the run's best and metis-improved's plan is the incumbent
   // (exact adds its greedy plans itself): never worse than those baselines.

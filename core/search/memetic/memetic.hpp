@@ -28,6 +28,11 @@ constexpr double kPolishShare = 0.1;
 // run made, over one node's work, N (N + 2 L) units.
 constexpr double kPolishWorkPerEvaluation = 200;
 constexpr std::int64_t kPolishMinNodes = 100;
+// On pools of more than kPaperMovesMaxGpus devices at least this over N
+// nodes: about what exact reaches in a second at these sizes (issue 23), so
+// that a run that converged in few generations still ends no worse than
+// exact's first second would from its plan.
+constexpr std::int64_t kPolishLargePoolNodesTimesGpus = std::int64_t{1} << 20;
 constexpr double kPolishMinMs = 50;  // skipped with less time than this left
 
 class MemeticRun {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "search/memetic/site_moves.hpp"
+
 namespace geotrain {
 
 namespace {
@@ -150,6 +152,14 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
     case MutationKind::gpu_reassignment: moved = reassign_gpu_stages(mutant, count, rng, context); break;
     case MutationKind::stage_split: moved = split_stage_stages(mutant, count, child.cost.bottleneck, rng, context); break;
     case MutationKind::stage_merge: moved = merge_stage_stages(mutant, count, rng); break;
+    case MutationKind::layer_balance: moved = balance_layers(mutant, count, context); break;
+    case MutationKind::neighbour_merge: moved = merge_neighbours(mutant, count, rng, context); break;
+    case MutationKind::pipeline_contract: moved = contract_stages(mutant, count, rng, context); break;
+    case MutationKind::pipeline_grow: moved = grow_site(mutant, count, rng, context); break;
+    case MutationKind::site_gather: moved = gather_site(mutant, count, rng, context); break;
+    case MutationKind::site_drop: moved = drop_site(mutant, count, rng, context); break;
+    case MutationKind::site_add: moved = add_site(mutant, count, rng, context); break;
+    case MutationKind::site_move: moved = move_site(mutant, count, rng, context); break;
   }
   if (!moved) return false;
   const PlanCost cost = context.evaluate(mutant, count);
@@ -159,10 +169,20 @@ bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& con
   return true;
 }
 
-bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways) {
-  const int kinds = context.num_gpus() > kPaperMovesMaxGpus ? kMutationKinds : 3;
-  return mutate(child, static_cast<MutationKind>(rng.below(static_cast<std::uint64_t>(kinds))), rng, context,
-                shift_both_ways);
+bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways, const ScaleMoves& moves) {
+  // The kinds in play, in enum order: the paper's three on small pools; on
+  // larger ones the split and merge, then the stage moves, then the site
+  // moves when the pool has two sites or more (each group when switched on).
+  MutationKind kinds[kMutationKinds];
+  int count = 0;
+  const bool large = context.num_gpus() > kPaperMovesMaxGpus;
+  for (int k = 0; k < kMutationKinds; ++k) {
+    const bool in_play = k < 3 || (large && (k < 5 || (k < kStageScaleKinds ? moves.stage_moves
+                                                                           : moves.site_moves &&
+                                                                                 context.model().num_sites() >= 2)));
+    if (in_play) kinds[count++] = static_cast<MutationKind>(k);
+  }
+  return mutate(child, kinds[rng.below(static_cast<std::uint64_t>(count))], rng, context, shift_both_ways);
 }
 
 }  // namespace geotrain

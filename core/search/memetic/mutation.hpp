@@ -7,11 +7,29 @@ namespace geotrain {
 
 // The paper's three moves, and two that change the stage count (not in the
 // paper; MEMETIC.md, "Growing and shrinking the pipeline").
-enum class MutationKind { boundary_shift, stage_swap, gpu_reassignment, stage_split, stage_merge };
-constexpr int kMutationKinds = 5;
+// Then the moves at the scale of sites and stages (site_moves.hpp; issue 23).
+enum class MutationKind {
+  boundary_shift,
+  stage_swap,
+  gpu_reassignment,
+  stage_split,
+  stage_merge,
+  layer_balance,
+  neighbour_merge,
+  pipeline_contract,
+  pipeline_grow,
+  site_gather,
+  site_drop,
+  site_add,
+  site_move
+};
+constexpr int kMutationKinds = 13;
 // Pools of at most this many GPUs draw among the paper's three moves only:
 // there the two others cost optima on deep models (MEMETIC.md, measured).
 constexpr int kPaperMovesMaxGpus = 16;
+// Larger pools draw among the first kStageScaleKinds kinds on one site, and
+// among all of them on several.
+constexpr int kStageScaleKinds = 9;
 
 // The three moves, on genes in place. Each keeps every GPU's layers
 // contiguous by construction and returns false, leaving the genes untouched,
@@ -53,7 +71,10 @@ bool merge_stage(int* genes, Rng& rng, OperatorContext& context);
 // The mutant replaces `child` (with its cost) only when it fits in memory
 // (line 15); otherwise, or when the move does not apply, `child` stays as it
 // was. Returns true when `child` changed. One evaluation per applied move.
-bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
+// `moves` switches the moves at the scale of sites and stages (on pools of
+// more than kPaperMovesMaxGpus devices; the site moves on two sites or more).
+bool mutate(Chromosome& child, Rng& rng, OperatorContext& context, bool shift_both_ways = false,
+            const ScaleMoves& moves = {});
 // The same with the kind given (the kind's draw skipped).
 bool mutate(Chromosome& child, MutationKind kind, Rng& rng, OperatorContext& context, bool shift_both_ways = false);
 
