@@ -191,13 +191,20 @@ test('the 512-A100 example planned with replicas: every view per replica, readab
   const { context, page, errors } = await browser.freshPage();
   await page.setViewportSize(DESKTOP);
   await openExample(page, 'geo-512xa100');
+  // "auto" plans one pipeline over three sites here (28.4 s); one replica per site is 4 exactly.
+  await page.click('#tab-objective');
+  await page.getByLabel('Replicas', { exact: true }).focus();
+  await page.keyboard.press('ArrowDown');  // auto -> exactly R
+  await page.waitForFunction(() => Number.isInteger(JSON.parse(document.getElementById('problem-json').value).search.replicas));
+  await typeInto(page.getByLabel('Replicas R', { exact: true }), '4');
+  await page.waitForFunction(() => JSON.parse(document.getElementById('problem-json').value).search.replicas === 4);
   await page.selectOption('#method', 'memetic');
   await page.click('#plan-button');
   await waitStatus(page, 'Done', 120000);
   await page.waitForSelector('#view-topology .gt-rtopo-svg');
   // Pipeline: one bar per replica whose shares sum to M = 1024 / 8.
   const bars = await page.$$eval('#view-pipeline .gt-rb-replica', (gs) => gs.map((g) => ({ m: Number(g.dataset.microBatches), t: Number(g.dataset.pipelineMs) })));
-  assert.ok(bars.length >= 2, `${bars.length} replicas`);
+  assert.equal(bars.length, 4, `${bars.length} replicas`);
   assert.equal(bars.reduce((n, b) => n + b.m, 0), 128);
   assert.match(await page.textContent('#result-stages'), new RegExp(`^${bars.length} replicas × \\d+ stages?`));
   // Timeline: the lanes, then the cross-replica sync phase ending at the iteration time.
