@@ -167,11 +167,9 @@ SolveResult baseline_hybrid(const LayoutSpace& space, const std::function<SolveR
 
 SolveResult uniform_hybrid(const LayoutSpace& space) {
   ShapeChoice whole_nodes(space.nodes().size(), 0);
-  for (std::size_t n = 0; n < space.nodes().size(); ++n) {
-    const PoolNode& node = space.nodes()[n];
-    const int size = static_cast<int>(node.gpus.size());
-    whole_nodes[n] = std::max(0, shape_index(node, GroupShape{size, std::min(size, kMaxTensorParallel)}));
-  }
+  // Each node one group, tensor parallel as widely as the model's heads allow
+  // (without model.num_attention_heads: t = the node's size, as before).
+  for (std::size_t n = 0; n < space.nodes().size(); ++n) whole_nodes[n] = std::max(0, widest_tensor_shape(space.nodes()[n]));
   const auto model = space.model(whole_nodes);
   SolveResult r = run_uniform(*model);
   r.layout = model->layout();
