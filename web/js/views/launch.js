@@ -5,6 +5,7 @@ import { h, setChildren } from '../dom.js';
 import { helpLink } from '../help-link.js';
 import { copyText, downloadText } from '../files.js';
 import { formatMs } from '../format.js';
+import { pageWords } from '../page-words.js';
 
 const TARGETS = [
   ['megatron', 'Megatron-Core'],
@@ -33,9 +34,9 @@ function stagesText(stages) {
 function refusal(part) {
   const nearest = part.nearest_plan;
   return h('div', { class: 'launch-cannot' },
-    h('ul', {}, (part.cannot || []).map((line) => h('li', { text: line }))),
+    h('ul', {}, (part.cannot || []).map((line) => h('li', { text: pageWords(line) }))),
     nearest ? h('p', { class: 'launch-nearest', text: `Nearest plan it can run (${nearest.why}): ${stagesText(nearest.stages)}; `
-      + `${formatMs(nearest.iteration_ms)} per iteration${nearest.hint ? `; ${nearest.hint}` : ''}.` }) : null);
+      + `${formatMs(nearest.iteration_ms)} per iteration${nearest.hint ? `; ${pageWords(nearest.hint)}` : ''}.` }) : null);
 }
 
 function targetFiles(name, part) {
@@ -65,30 +66,61 @@ function rankTable(rankMap) {
 export function createLaunchView({ request }) {
   const body = h('div', { class: 'launch-body', id: 'launch-body' });
   const bundleButton = h('button', { type: 'button', id: 'launch-download-bundle', text: 'Download bundle (JSON)', disabled: true });
+  const stale = h('p', { class: 'stale-note', id: 'launch-stale', hidden: true, text: 'For the plan above, made for the problem as it was: the problem has changed since.' });
   const element = h('section', { class: 'launch', id: 'launch-view', 'aria-labelledby': 'launch-title', hidden: true },
     helpLink('launch'), h('h2', { id: 'launch-title', text: 'Launch' }),
     h('p', { class: 'intro', text: 'The commands and configuration that run this plan: the rank map, then each engine\'s arguments or the reason it cannot run the plan.' }),
-    bundleButton, body);
+    stale, bundleButton, body);
   let bundle = null;
   let selected = 'megatron';
   let shownFor = null;
   bundleButton.addEventListener('click', () => bundle && downloadText(`${JSON.stringify(bundle, null, 2)}\n`, 'launch-bundle.json', 'application/json'));
 
+  const choose = (name) => {
+    selected = name;
+    render();
+    document.getElementById(`launch-tab-${name}`)?.focus();
+  };
+  // The editor's tabs pattern (WAI-ARIA tabs): one tab in the Tab order, arrows, Home and End move.
+  const onTabKey = (event, index) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    let next = null;
+    if (step) next = TARGETS[(index + step + TARGETS.length) % TARGETS.length];
+    if (event.key === 'Home') next = TARGETS[0];
+    if (event.key === 'End') next = TARGETS[TARGETS.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    choose(next[0]);
+  };
+
   function render() {
-    const tabs = h('div', { class: 'launch-tabs', role: 'tablist', 'aria-label': 'Engine' }, TARGETS.map(([name, label]) => h('button', {
+    const tabs = h('div', { class: 'launch-tabs', role: 'tablist', 'aria-label': 'Engine' }, TARGETS.map(([name, label], index) => h('button', {
       type: 'button', role: 'tab', id: `launch-tab-${name}`, 'aria-selected': String(name === selected),
+      'aria-controls': 'launch-target', tabindex: name === selected ? '0' : '-1',
       class: bundle[name].expressible ? 'launch-tab' : 'launch-tab launch-tab-cannot',
       text: bundle[name].expressible ? label : `${label} (cannot)`,
-      onclick: () => { selected = name; render(); document.getElementById(`launch-tab-${name}`)?.focus(); },
+      onclick: () => choose(name),
+      onkeydown: (event) => onTabKey(event, index),
     })));
     setChildren(body,
       h('h3', { text: 'Rank map' }), rankTable(bundle.rank_map),
-      bundle.assumptions.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
+      bundle.assumptions.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: pageWords(a) }))) : null,
       tabs, h('div', { class: 'launch-target', role: 'tabpanel', id: 'launch-target', 'aria-labelledby': `launch-tab-${selected}` }, targetFiles(selected, bundle[selected])));
   }
 
   return {
     element,
+    // The plan was dropped (another problem was opened): so is its bundle.
+    clear() {
+      shownFor = null;
+      bundle = null;
+      element.hidden = true;
+      stale.hidden = true;
+      setChildren(body);
+    },
+    markStale(isStale) {
+      stale.hidden = !isStale;
+    },
     // Called with every plan the results show; a later plan replaces an earlier answer.
     async show({ problemText, result }) {
       shownFor = result;
