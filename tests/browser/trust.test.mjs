@@ -147,7 +147,8 @@ test('GPUs the plan uses without a price are named beside the run\'s money; shar
   const { context, page, errors } = await sizedPage(PHONE);
   await openExample(page, 'three-sites');
   await page.click('#tab-gpus');
-  await page.click('#fill-gpu-prices');  // the A30s have no catalogue price: they stay empty
+  await page.click('#fill-gpu-prices');  // the A30s have no catalogue price: they stay empty, named
+  assert.equal(await page.textContent('#gpu-no-price'), 'No price for g3, g4: counted as $0/h.');
   await page.click('#dock-plan-button');
   await waitStatus(page, 'Done');
   const note = await page.textContent('#result-unpriced');

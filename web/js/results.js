@@ -63,7 +63,7 @@ export function gapScopeText(result) {
   const auto = result.micro_batch_size_mode === 'auto';
   if (!hybrid && !auto) return 'The bound holds for every plan with one GPU per stage at this micro-batch size.';
   const space = [hybrid && 'with stage groups (tensor and data parallel)', auto && 'at any micro-batch size'].filter(Boolean).join(' and ');
-  return `The bound holds for every plan ${space}: a larger space than one GPU per stage, so its bound is lower and the same plan shows a larger gap than under pipeline.`;
+  return `The bound holds for every plan ${space}: a larger space than one GPU per stage at one micro-batch size, so the bound is lower and the same plan shows a larger gap than under pipeline.`;
 }
 
 // T_ref and E_ref, where they come from (the problem, or the reference plan: never just

@@ -72,13 +72,14 @@ export function createGpuSection(ctx) {
   const siteList = h('datalist', { id: 'site-names' });
   const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
   const fillPrices = h('button', { type: 'button', class: 'add', id: 'fill-gpu-prices', hidden: true });
+  const noPrice = h('small', { class: 'hint', id: 'gpu-no-price', hidden: true, 'aria-live': 'polite' });
   const store = ctx.store;
   const nodeAdd = createNodeAdd(ctx, (change) => editSelf(change));
   const pager = createRowPager({
     noun: 'GPUs', pageRows: GPU_PAGE_ROWS, filterLabel: 'Show the GPUs whose id, type, site or node contain',
     placeholder: 'id, type, site or node', focusKey: 'gpu-filter', rerender: () => api.render(store.get()),
   });
-  element.append(summary, pager.element, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), nodeAdd.element);
+  element.append(summary, pager.element, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), noPrice, nodeAdd.element);
   const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
@@ -202,6 +203,13 @@ export function createGpuSection(ctx) {
     const n = unpriced(problem).length;
     fillPrices.hidden = n === 0;
     fillPrices.textContent = `Fill ${n} empty price${n === 1 ? '' : 's'} from the catalogue`;
+    // Once some GPUs have prices, those still without one (no catalogue price either) are named
+    // here, not left empty far to the right: they cost $0/h in every plan.
+    const gpus = gpuList(problem);
+    const priced = (g) => isPlainObject(g) && Number(g.price_per_hour) > 0;
+    const free = gpus.some(priced) ? gpus.filter((g, i) => isPlainObject(g) && !priced(g) && !unpriced(problem).some(([k]) => k === i)).map(idOf) : [];
+    noPrice.hidden = free.length === 0;
+    noPrice.textContent = free.length ? `No price for ${free.length > 6 ? `${free.slice(0, 5).join(', ')} and ${free.length - 5} more` : free.join(', ')}: counted as $0/h.` : '';
   };
 
   // Renaming the last GPU of a site renames the site's carbon, PUE and price entry (sites.NAME)
