@@ -86,6 +86,11 @@ test('messages speak the page\'s words; Host and Device are in the GPU table; ad
   await page.waitForSelector('#launch-assumptions');
   const assumptions = await page.textContent('#launch-assumptions');
   assert.match(assumptions, /No Host \(GPU table\) for /);
+  // Four weights given: the λ note speaks of the problem, not of "the file".
+  await page.click('#tab-objective');
+  await typeInto(page.getByLabel('Carbon weight exactly', { exact: true }), '0.2');
+  await page.waitForSelector('.lambda-note');
+  assert.match(await page.textContent('.lambda-note'), /^The problem gives four weights \(above\): the single λ slider is not used\./);
   // No command-line words anywhere a person reads (the launch files themselves are for engines).
   const words = await page.evaluate(() => {
     const clone = document.body.cloneNode(true);
@@ -169,7 +174,7 @@ test('keyboard: Enter on Plan keeps the focus, launch tabs take arrows, Import s
   assert.equal(await page.getAttribute('#launch-tab-torch', 'aria-selected'), 'true');
   assert.ok(await isFocused(page.locator('#launch-tab-torch')));
   await page.keyboard.press('End');
-  assert.ok(await isFocused(page.locator('#launch-tab-deepspeed')));
+  assert.ok(await isFocused(page.locator('#launch-tab-flashflex')));
   await page.keyboard.press('ArrowRight');
   assert.ok(await isFocused(page.locator('#launch-tab-megatron')), 'the arrows wrap around');
 

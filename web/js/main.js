@@ -34,8 +34,16 @@ function start() {
   let studies = null;
   const editor = createEditor({ store, tools, onChecked: () => runPanel?.refreshBudget() });
   $('editor').append(editor.element);
-  // Launch view (issue 12): every plan the results show also gets its launch bundle.
-  const launch = createLaunchView({ request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }) });
+  // Launch view (issue 12): every plan the results show also gets its launch bundle; an engine
+  // that cannot run the plan can plan again for itself (search.engine, issue 22).
+  const launch = createLaunchView({
+    request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }),
+    planFor: (engine) => {
+      store.edit((copy) => { copy.search = { ...(copy.search ?? {}), engine }; }, 'launch');
+      notify(`Engine set to ${engine}: planning the best plan it can launch.`, { kind: 'info', topic: 'engine' });
+      return runPanel.plan();
+    },
+  });
   const results = createResults({
     currentKey: () => problemKey(store.get()),
     onClear: () => { launch.clear(); editor.showResult(null); runPanel?.clear(); },

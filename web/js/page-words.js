@@ -24,6 +24,7 @@ const REWRITES = [
   [/No gpus\[\]\.device for /g, 'No Device (GPU table) for '],
   [/gpus\[\]\.(host|node|device)/g, (_, key) => `${key[0].toUpperCase()}${key.slice(1)} (GPU table)`],
   [/search\.parallelism "(pipeline|hybrid)"/g, 'Parallelism “$1” (Objective & search tab)'],
+  [/search\.engine "([a-z-]+)"/g, 'Engine “$1” (Objective & search tab)'],
   [/search\.micro_batch_size "auto"/g, 'Micro-batch size “auto” (Objective & search tab)'],
 ];
 
