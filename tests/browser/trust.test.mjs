@@ -66,6 +66,7 @@ test('a study point brings its plan into view and back; another problem clears t
   await openExample(page, 'three-sites');
   await page.waitForFunction(() => document.getElementById('study-output').childElementCount === 0);
   assert.match(await page.textContent('#study-status'), /cleared: another problem was opened/);
+  assert.equal(await page.isHidden('.study-progress'), true, 'no "4 of 4 jobs" left from the other problem');
   assert.equal(await page.getByRole('button', { name: /^Show the plan for k = / }).count(), 0);
   assert.equal(await page.isHidden('#results'), true, 'the straggler plan is gone from the plan views');
   assert.equal(await page.isHidden('#launch-view'), true);

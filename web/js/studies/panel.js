@@ -145,6 +145,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
       output.replaceChildren();
       delete output.dataset.study;
       shown.hidden = true;
+      progressBox.hidden = true;  // its "4 of 4 jobs" counted the other problem's jobs
       setStatus('The last study\'s results were cleared: another problem was opened. Run a study for this one.');
     } else {
       markStale(true);
