@@ -86,6 +86,10 @@ test('messages speak the page\'s words; Host and Device are in the GPU table; ad
   await page.waitForSelector('#launch-assumptions');
   const assumptions = await page.textContent('#launch-assumptions');
   assert.match(assumptions, /No Host \(GPU table\) for /);
+  // The Megatron notes point at the editor's fields, not at the file format.
+  const notes = (await page.locator('#launch-target .launch-note').allTextContents()).join(' ');
+  assert.match(notes, /--num-attention-heads \d+ is assumed \(Attention heads is empty in the Model tab\)/);
+  assert.doesNotMatch(notes, /problem file|training\.iterations/);
   // Four weights given: the λ note speaks of the problem, not of "the file".
   await page.click('#tab-objective');
   await typeInto(page.getByLabel('Carbon weight exactly', { exact: true }), '0.2');

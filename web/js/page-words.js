@@ -25,6 +25,10 @@ const REWRITES = [
   [/gpus\[\]\.(host|node|device)/g, (_, key) => `${key[0].toUpperCase()}${key.slice(1)} (GPU table)`],
   [/search\.parallelism "(pipeline|hybrid)"/g, 'Parallelism “$1” (Objective & search tab)'],
   [/search\.engine "([a-z-]+)"/g, 'Engine “$1” (Objective & search tab)'],
+  // The launch notes (core/launch/*_args.cpp) point at the fields that would settle them.
+  [/\(the problem file has no head count\)/g, '(Attention heads is empty in the Model tab)'],
+  [/the problem file has no training\.iterations/g, 'Iterations is empty in the Sites & costs tab'],
+  [/training\.iterations/g, 'Iterations (Sites & costs tab)'],
   [/search\.micro_batch_size "auto"/g, 'Micro-batch size “auto” (Objective & search tab)'],
 ];
 

@@ -81,12 +81,12 @@ function targetFiles(name, part, planFor) {
   if (!part.expressible) return [refusal(name, part, planFor)];
   if (name === 'flashflex') {
     const configs = { hetero_configs: part.hetero_configs, layer_partitions: part.layer_partitions, devices_id: part.devices_id };
-    return [h('p', { class: 'launch-note', text: part.notes.join(' ') }),
+    return [h('p', { class: 'launch-note', text: pageWords(part.notes.join(' ')) }),
       fileBlock(part.file_name, part.text, 'Run sh flashflex_launch.sh MACHINE on each machine, from FlashFlex\'s root: one python3 per rank, on the GPU the plan chose.'),
       fileBlock('hetero_configs.json', `${JSON.stringify(configs, null, 2)}\n`, 'The same lists for FlashFlex\'s --all_hetero_configs_path (and devices_id for its own script generator).')];
   }
   if (name === 'megatron') {
-    return [h('p', { class: 'launch-note', text: part.notes.join(' ') }),
+    return [h('p', { class: 'launch-note', text: pageWords(part.notes.join(' ')) }),
       fileBlock(part.file_name, part.text, 'One torchrun line per machine; Megatron-Core\'s default rank order then puts every rank on the GPU the plan chose.')];
   }
   if (name === 'torch') {
