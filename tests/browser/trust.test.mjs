@@ -139,6 +139,15 @@ test('where to train names no cleanest or cheapest site when every choice is 0 g
   assert.ok(marks.every((m) => !/cleanest|cheapest/.test(m)), `no winner tags among ties: ${marks}`);
   // Times differ, so the fastest is still named.
   assert.equal(await page.locator('#study-output .st-where-pick[data-pick="fastest"] button').count(), 1);
+  // The table scrolls on a phone; its caption wraps inside what is in view (point 9), scrolled or not.
+  for (const left of [0, 200]) {
+    const cut = await page.$eval('#study-output .st-table caption', (c, x) => {
+      const scroller = c.closest('.gt-st-scroll');
+      scroller.scrollLeft = x;
+      return c.getBoundingClientRect().right - scroller.getBoundingClientRect().right;
+    }, left);
+    assert.ok(cut <= 1, `the caption runs ${cut} px past the table's box`);
+  }
   await page.locator('#studies').screenshot({ path: `${REPO_ROOT}/build/artifacts/trust-where-ties-phone.png` });
   assert.deepEqual(errors, []);
   await context.close();
