@@ -10,6 +10,7 @@ import {
   callModule, openExample, REPO_ROOT, typeInto, useBrowser, waitStatus,
 } from './helpers.mjs';
 import { roundDown, roundUp } from '../../web/js/gap-text.js';
+import { gapScopeText } from '../../web/js/results.js';
 
 const browser = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 800 };
@@ -103,6 +104,16 @@ test('proven gaps as "at most N× the optimum", and why hybrid shows another (po
   assert.doesNotMatch(await page.textContent('#result-method'), /within/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a replica plan\'s gap says its bound covers every number of replicas (point 4)', async () => {
+  // The module's own replica result (search.replicas 2 on three-sites): its bound is the pool's,
+  // valid for one pipeline and any replicas (docs/replicas.md), not the pipeline space's.
+  const problem = await readExample('three-sites');
+  problem.search = { ...(problem.search ?? {}), replicas: 2 };
+  const result = await callModule('solve', problem, { method: 'memetic' });
+  assert.ok(Array.isArray(result.replicas) && Number.isFinite(result.gap), 'a replica result with a gap');
+  assert.match(gapScopeText(result), /^The bound holds for every plan of this pool, one pipeline or several replicas/);
 });
 
 test('T_ref\'s plan and the comparison\'s metis-improved row never share a name with different figures (point 3)', async () => {

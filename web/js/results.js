@@ -59,6 +59,10 @@ export function methodText(result) {
 // every micro-batch size with "auto"), a larger space than one GPU per stage, so it is lower.
 export function gapScopeText(result) {
   if (!Number.isFinite(result?.gap) || result.optimal === true || result.feasible === false) return '';
+  // A replica plan's bound is the pool's (docs/replicas.md, Certificate): it holds for any number of replicas.
+  if (Array.isArray(result.replicas)) {
+    return 'The bound holds for every plan of this pool, one pipeline or several replicas (any number, any share of the micro-batches): the widest space, so the same plan shows a larger gap than under one pipeline.';
+  }
   const hybrid = result.parallelism === 'hybrid';
   const auto = result.micro_batch_size_mode === 'auto';
   if (!hybrid && !auto) return 'The bound holds for every plan with one GPU per stage at this micro-batch size.';
