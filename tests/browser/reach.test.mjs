@@ -181,6 +181,13 @@ test('keyboard: Enter on Plan keeps the focus, launch tabs take arrows, Import s
   assert.ok(await isFocused(page.locator('#launch-tab-flashflex')));
   await page.keyboard.press('ArrowRight');
   assert.ok(await isFocused(page.locator('#launch-tab-megatron')), 'the arrows wrap around');
+  // The editor's tabs take the same keys (one handler serves both, tab-keys.js).
+  await page.click('#tab-about');
+  await page.keyboard.press('ArrowLeft');
+  assert.ok(await isFocused(page.locator('#tab-json')), 'Left from the first editor tab wraps to the last');
+  assert.equal(await page.isVisible('#panel-json'), true);
+  await page.keyboard.press('Home');
+  assert.ok(await isFocused(page.locator('#tab-about')));
 
   await page.focus('#share-button');
   await page.keyboard.press('Tab');

@@ -8,6 +8,7 @@ import { helpLink } from '../help-link.js';
 import { copyText, downloadText } from '../files.js';
 import { formatMs } from '../format.js';
 import { pageWords } from '../page-words.js';
+import { tabKeyTarget } from '../tab-keys.js';
 
 const TARGETS = [
   ['megatron', 'Megatron-Core'],
@@ -129,14 +130,10 @@ export function createLaunchView({ request, planFor = null }) {
   };
   // The editor's tabs pattern (WAI-ARIA tabs): one tab in the Tab order, arrows, Home and End move.
   const onTabKey = (event, index) => {
-    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-    let next = null;
-    if (step) next = TARGETS[(index + step + TARGETS.length) % TARGETS.length];
-    if (event.key === 'Home') next = TARGETS[0];
-    if (event.key === 'End') next = TARGETS[TARGETS.length - 1];
-    if (!next) return;
+    const next = tabKeyTarget(event, index, TARGETS.length);
+    if (next === null) return;
     event.preventDefault();
-    choose(next[0]);
+    choose(TARGETS[next][0]);
   };
 
   function render() {
