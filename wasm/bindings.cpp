@@ -4,6 +4,7 @@
 
 #include "api/api.hpp"
 #include "api/launch_request.hpp"
+#include "api/measure_request.hpp"
 #include "api/planning_session.hpp"
 #include "conversions.hpp"
 #include "model/gpu_catalogue.hpp"
@@ -31,6 +32,16 @@ std::string validate(const std::string& problem) {
 
 std::string launch(const std::string& problem, const std::string& plan, const std::string& target) {
   return json_or_error([&] { return geotrain::launch_request(problem, plan, target); });
+}
+
+// Tool outputs merged into a problem (problem text may be empty: a new one), and compute
+// utilisations fitted to measured runs (core/measure/).
+std::string import_measured(const std::string& problem, const std::string& files, const std::string& options) {
+  return json_or_error([&] { return geotrain::import_request_json(problem, files, options); });
+}
+
+std::string calibrate(const std::string& problem, const std::string& runs) {
+  return json_or_error([&] { return geotrain::calibrate_request_json(problem, runs); });
 }
 
 std::string catalogue() {
@@ -111,6 +122,8 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("catalogue", &catalogue);
   emscripten::function("regions", &regions);
   emscripten::function("launch", &launch);
+  emscripten::function("importMeasured", &import_measured);
+  emscripten::function("calibrate", &calibrate);
   emscripten::function("studyJobs", &study_jobs);
   emscripten::function("summariseStudy", &summarise_study);
   emscripten::class_<Planner>("Planner")

@@ -8,6 +8,7 @@ import { pageWords } from './page-words.js';
 import { problemTextKey } from './problem-key.js';
 import { drawView } from './views.js';
 import { degreesText, isGroup, stageName } from './views/groups.js';
+import { isReplicaResult, replicaSummaryText } from './views/replica-plan.js';
 import { microBatchText, perIterationText, referencePlanText, referencesList, runLengthText, runTotalsText, weightsText } from './run-totals.js';
 
 const VIEW_BOXES = [
@@ -27,6 +28,7 @@ function figure(label, value, { id, raw } = {}) {
 
 // A group shows as its node (or first GPU) and degrees: "us-west-n1 [TP 8 × DP 1] (11)".
 function stageChain(problem, result) {
+  if (isReplicaResult(result)) return replicaSummaryText(result);
   return (result.stages || []).map((s) => (isGroup(s) ? `${stageName(problem, s)} [${degreesText(s)}] (${s.layers})`
     : `${s.gpu} (${s.layers})`)).join(' → ');
 }
@@ -106,7 +108,9 @@ export function unpricedGpus(problem, result) {
   const priced = (g) => Number(g?.price_per_hour) > 0;
   const moneyWeighted = Number(result?.weights?.cost) > 0;
   if (!gpus.some(priced) && !moneyWeighted) return [];
-  const used = new Set((result?.stages || []).flatMap((s) => (Array.isArray(s.gpus) ? s.gpus : [s.gpu])));
+  // A plan of replicas lists its stages per replica.
+  const stages = [...(result?.stages || []), ...(result?.replicas || []).flatMap((r) => r?.stages || [])];
+  const used = new Set(stages.flatMap((s) => (Array.isArray(s.gpus) ? s.gpus : [s.gpu])));
   return gpus.filter((g) => used.has(g.id) && !priced(g)).map((g) => g.id);
 }
 
@@ -180,7 +184,7 @@ export function createResults({ currentKey = () => null, onClear = () => {}, onS
         ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
-        ...figure('Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
+        ...figure(isReplicaResult(result) ? 'Replicas' : 'Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
         ...figure('Method', methodText(result), { id: 'result-method' }),
         ...optional([['Proven for', gapScopeText(result), 'result-gap-scope']]),
         ...figure('Search', searchText(result), { id: 'result-search' }),
@@ -193,7 +197,9 @@ export function createResults({ currentKey = () => null, onClear = () => {}, onS
       boxSections.sites.hidden = !perSite;
       if (!perSite) boxes.sites.replaceChildren();
       const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
-      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result)));
+      // A plan of replicas draws each view per replica (web/js/views/replica-*.js).
+      const viewName = (name) => (isReplicaResult(result) && name !== 'sites' ? `replica-${name}` : name);
+      await Promise.all(drawn.map((name) => drawView(viewName(name), boxes[name], problem, result)));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;

@@ -4,6 +4,7 @@ import { h, preservingFocus } from '../dom.js';
 import { field, section } from './fields.js';
 import { createLinkTable } from './link-table.js';
 import { createSiteMatrix } from './site-matrix.js';
+import { createPipeCapacities } from './pipe-capacities.js';
 
 // [key, heading, what the heading says in a field's accessible name]
 const SPECS = [
@@ -19,9 +20,11 @@ export function createNetworkSection(ctx) {
   const redraw = () => api.render(ctx.store.get());
   const matrix = createSiteMatrix(ctx, redraw);
   const links = createLinkTable(ctx, redraw);
+  const pipes = createPipeCapacities(ctx, redraw);
   element.append(
     h('h3', { text: 'Defaults' }), defaults,
     h('h3', { text: 'Site matrix' }), matrix.element,
+    h('h3', { text: 'Site pipe capacities' }), pipes.element,
     h('h3', { text: 'Link overrides' }), links.element);
 
   function specRow([key, label, context]) {
@@ -31,7 +34,9 @@ export function createNetworkSection(ctx) {
       h('div', { class: 'field-grid compact' },
         field(ctx, { path: `${p}.bandwidth_gbps`, label: 'Bandwidth', context, unit: 'Gbps' }),
         field(ctx, { path: `${p}.latency_ms`, label: 'Latency', context, unit: 'ms' }),
-        field(ctx, { path: `${p}.util`, label: 'Utilisation', context, placeholder: '1' })));
+        field(ctx, { path: `${p}.util`, label: 'Utilisation', context, placeholder: '1' }),
+        // A pipe's shared capacity (replicas.md) exists for wide-area links only.
+        key === 'inter_site' ? field(ctx, { path: `${p}.capacity_gbps`, label: 'Pipe capacity', context, unit: 'Gbps', placeholder: 'none' }) : null));
   }
 
   const api = {
@@ -41,12 +46,14 @@ export function createNetworkSection(ctx) {
       preservingFocus(element, () => {
         defaults.replaceChildren(...SPECS.map(specRow));
         matrix.render(problem);
+        pipes.render(problem);
         links.render(problem);
       });
     },
     // The matrix placeholders show the fall-back links: keep them current while those are typed.
     update(problem) {
       matrix.refreshPlaceholders(problem);
+      pipes.refreshPlaceholders(problem);
     },
   };
   return api;
