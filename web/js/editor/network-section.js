@@ -36,7 +36,7 @@ export function createNetworkSection(ctx) {
         field(ctx, { path: `${p}.latency_ms`, label: 'Latency', context, unit: 'ms' }),
         field(ctx, { path: `${p}.util`, label: 'Utilisation', context, placeholder: '1' }),
         // A pipe's shared capacity (replicas.md) exists for wide-area links only.
-        key === 'inter_site' ? field(ctx, { path: `${p}.capacity_gbps`, label: 'Pipe capacity', context, unit: 'Gbps', placeholder: 'none' }) : null));
+        key === 'inter_site' ? field(ctx, { path: `${p}.capacity_gbps`, label: 'Pipe capacity', unit: 'Gbps', placeholder: 'none' }) : null));
   }
 
   const api = {
