@@ -333,3 +333,23 @@ test('counts read right: one stage, and no infinite plan counts', () => {
   assert.match(b.stderr, /512 GPUs and 1024 layers give more than 1e308 plans/);
   assert.doesNotMatch(b.stderr, /inf/);
 });
+
+test('exact stopped before its proof says what the gap proves: at most N times the optimum, never "within"', () => {
+  // scaling-12gpu is not proven in one node. With gap g the optimum is at least objective (1 - g),
+  // so the plan is at most 1 / (1 - g) times it: the words must carry that factor and that bound.
+  const example = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'examples', 'scaling-12gpu.json');
+  const r = run(['solve', example, '--method', 'exact', '--max-nodes', '1']);
+  assert.equal(r.code, 4, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.gap > 0 && out.gap < 1, `a gap strictly between 0 and 1: ${out.gap}`);
+  assert.doesNotMatch(r.stderr, /within/);
+  const factor = 1 / (1 - out.gap);
+  const words = factor >= 1.1 ? /at most ([\d.]+) times the optimum/ : /at most ([\d.]+)% above the optimum/;
+  const shown = Number(words.exec(r.stderr)?.[1]);
+  const expected = factor >= 1.1 ? factor : 100 * (factor - 1);
+  // Rounded up to three significant digits: never below the true figure, at most 1 % above it.
+  assert.ok(shown >= expected && shown <= 1.01 * expected, `${r.stderr} (expected ${expected})`);
+  const bound = Number(/the optimum is at least ([\d.e+-]+)/.exec(r.stderr)?.[1]);
+  const proven = out.objective * (1 - out.gap);
+  assert.ok(bound <= proven && bound >= 0.999 * proven, `the bound ${bound}, rounded down from ${proven}`);
+});

@@ -160,6 +160,11 @@ const ADJUST = {
     if (value === undefined) docs.problem.gpus = [docs.problem.gpus[0]], delete docs.problem.sites, docs.problem.network = {};
     return docs;
   },
+  // The head count must divide H: H is the count itself while the count is one H may be.
+  'model.num_attention_heads': () => (docs, value) => {
+    if (Number.isInteger(value) && value >= 1 && value <= 1000000) docs.problem.model.hidden_size = value;
+    return docs;
+  },
   // B must stay a multiple of u: with u = 1 every B is one.
   'model.global_batch_size': () => (docs) => {
     docs.problem.model.micro_batch_size = 1;

@@ -1,5 +1,8 @@
 // `geotrain evaluate` and `geotrain solve`.
+#include <cmath>
+#include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "api/api.hpp"
 #include "api/launch_request.hpp"
@@ -12,6 +15,33 @@ namespace geotrain::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// Rounded to `digits` significant digits up (an "at most" stays true) or down (an "at least").
+double round_significant(double x, int digits, bool up) {
+  if (!(x > 0)) return x;
+  const double step = std::pow(10.0, std::floor(std::log10(x)) - digits + 1);
+  return (up ? std::ceil(x / step - 1e-9) : std::floor(x / step + 1e-9)) * step;
+}
+
+// What a gap g = (objective - bound) / objective proves, in words that cannot be read as
+// closeness: the optimum is at least objective x (1 - g), so the plan is at most 1 / (1 - g) times
+// it. A gap of 0.687 is "at most 3.2 times the optimum", never "within 68.7 %".
+std::string proven_gap_text(double objective, double gap) {
+  char text[200];
+  if (!(gap < 1.0)) return "Nothing above 0 is proven for the optimum.";
+  const double factor = 1.0 / (1.0 - gap), bound = round_significant(objective * (1.0 - gap), 4, false);
+  const double percent = 100.0 * (factor - 1.0);
+  if (factor >= 1.1)
+    std::snprintf(text, sizeof text, "Proven: its objective is at most %.3g times the optimum (the optimum is at least %.4g).",
+                  round_significant(factor, 3, true), bound);
+  else if (percent >= 0.01)
+    std::snprintf(text, sizeof text, "Proven: its objective is at most %.3g%% above the optimum (the optimum is at least %.4g).",
+                  round_significant(percent, 3, true), bound);
+  else
+    std::snprintf(text, sizeof text, "Proven: its objective is less than 0.01%% above the optimum (the optimum is at least %.4g).",
+                  bound);
+  return text;
+}
 
 int run_evaluate(const ParsedArgs& args) {
   const auto& files = args.positional;
@@ -36,8 +66,9 @@ int run_solve(const ParsedArgs& args) {
   print(result);
   if (result.value("method", "") == "exact" && !result.value("optimal", false)) {
     std::cerr << "error: exact stopped (" << result.value("stop_reason", "") << ") before proving optimality; "
-              << "the best plan so far is printed, within a proven gap of " << 100.0 * result.value("gap", 1.0)
-              << "% of the optimum. Raise --time-limit or --max-nodes.\n";
+              << "the best plan so far is printed. "
+              << proven_gap_text(result.value("objective", 0.0), result.value("gap", 1.0))
+              << " Raise --time-limit or --max-nodes.\n";
     return kExitUnproven;
   }
   return 0;

@@ -96,7 +96,8 @@ MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& pl
   out.expressible = true;
   const ModelConfig& m = problem.model;
   const int t = shape.tensor_parallel, d = shape.data_parallel, stages = static_cast<int>(plan.size());
-  const std::int64_t heads = assumed_attention_heads(m.hidden_size, t);
+  const bool heads_given = m.num_attention_heads > 0;
+  const std::int64_t heads = heads_given ? m.num_attention_heads : assumed_attention_heads(m.hidden_size, t);
   auto add = [&](const char* flag, const std::string& value) { out.arguments.emplace_back(flag, value); };
   add("--tensor-model-parallel-size", std::to_string(t));
   if (t > 1) add("--sequence-parallel", "");  // the cost model divides activations by t: sequence parallelism
@@ -123,9 +124,10 @@ MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& pl
   out.notes.push_back("Data-parallel size " + std::to_string(d) + " is WORLD_SIZE / (tensor * pipeline) = " +
                       std::to_string(gpu_count(plan)) + " / (" + std::to_string(t) + " * " + std::to_string(stages) +
                       "): Megatron-Core takes it from the torchrun lines, not from an argument.");
-  out.notes.push_back("--num-attention-heads " + std::to_string(heads) +
-                      " is assumed (the problem file has no head count); use your model's" +
-                      (t > 1 ? ", divisible by " + std::to_string(t) : std::string()) + ".");
+  if (!heads_given)
+    out.notes.push_back("--num-attention-heads " + std::to_string(heads) +
+                        " is assumed (the problem file has no head count); use your model's" +
+                        (t > 1 ? ", divisible by " + std::to_string(t) : std::string()) + ".");
   out.notes.push_back("The plan assumed a vocabulary of " + std::to_string(m.vocab_size) +
                       " tokens; Megatron-Core takes it from your tokenizer and pads it "
                       "(--make-vocab-size-divisible-by), which changes the last stage's load slightly.");

@@ -30,8 +30,9 @@ struct MegatronArguments {
   std::vector<std::string> notes;    // what the arguments assume
 };
 
-// The problem file has no attention head count, which Megatron needs: a head
-// size of 128 (else 64) is the common choice, with a count t divides.
+// When the problem leaves model.num_attention_heads out, Megatron still needs
+// a head count: a head size of 128 (else 64) is the common choice, with a
+// count t divides. A problem that gives the field gets its own value.
 std::int64_t assumed_attention_heads(std::int64_t hidden_size, int tensor_parallel);
 
 MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& plan);

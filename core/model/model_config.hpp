@@ -19,8 +19,18 @@ struct ModelConfig {
   std::int64_t micro_batch_size = 0;   // u
   std::int64_t global_batch_size = 0;  // B, a multiple of u
   Precision precision = Precision::fp16;
+  // model.num_attention_heads: 0 when the file leaves it out. Only tensor
+  // degrees that divide it (and H) then split the attention heads evenly; a
+  // file without it allows every degree, as before the field existed.
+  std::int64_t num_attention_heads = 0;
 
   std::int64_t micro_batches() const { return global_batch_size / micro_batch_size; }  // M
+
+  // Can t ranks share the model's layers? Megatron-style tensor parallelism
+  // splits the heads (and H) evenly across the ranks.
+  bool allows_tensor_parallel(std::int64_t t) const {
+    return num_attention_heads <= 0 || (t >= 1 && num_attention_heads % t == 0 && hidden_size % t == 0);
+  }
 };
 
 // Model constants the contract fixes rather than the file.

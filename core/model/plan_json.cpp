@@ -98,6 +98,11 @@ GroupPlan read_plan_stages(FieldReader& r, const json& owner, const std::string&
       r.error(p + ".tensor_parallel", "must divide the group's " + std::to_string(stage.size()) + " GPU" +
                                           (stage.size() == 1 ? "" : "s") + ", got " +
                                           std::to_string(stage.tensor_parallel));
+    } else if (group_ok && !problem.model.allows_tensor_parallel(stage.tensor_parallel)) {
+      r.error(p + ".tensor_parallel", "must divide model.num_attention_heads (" +
+                                          std::to_string(problem.model.num_attention_heads) + ") and model.hidden_size (" +
+                                          std::to_string(problem.model.hidden_size) + "), got " +
+                                          std::to_string(stage.tensor_parallel));
     } else if (group_ok && u % stage.data_parallel() != 0) {
       r.error(p + ".gpus", std::to_string(stage.data_parallel()) + " data shards (" + std::to_string(stage.size()) +
                                " GPUs / tensor_parallel " + std::to_string(stage.tensor_parallel) +

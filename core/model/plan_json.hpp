@@ -30,8 +30,9 @@ GroupPlan read_plan_stages(FieldReader& r, const nlohmann::json& owner, const st
                            const Problem& problem, PlanGpuIndex& index);
 
 // Checks ids, distinct GPUs, layer counts >= 1 summing to L and, for groups,
-// one site per group, tensor_parallel dividing the group and the data shards
-// dividing the micro-batch size; throws InputError listing every fault. Other
+// one site per group, tensor_parallel dividing the group (and, when the model
+// gives num_attention_heads, the heads and H) and the data shards dividing the
+// micro-batch size; throws InputError listing every fault. Other
 // top-level fields are ignored, so the output of `geotrain solve` is itself a
 // valid plan file.
 GroupPlan parse_group_plan(const nlohmann::json& document, const Problem& problem);

@@ -39,7 +39,7 @@ ModelConfig read_model(FieldReader& r, const json& doc) {
   }
   if (!r.open_object(*it, p,
                      {"hidden_size", "num_layers", "seq_length", "vocab_size", "micro_batch_size",
-                      "global_batch_size", "precision", "name"}))
+                      "global_batch_size", "precision", "name", "num_attention_heads"}))
     return m;
   const json& o = *it;
   m.hidden_size = r.integer(o, p, "hidden_size", true, 1, 1'000'000).value_or(0);
@@ -52,6 +52,10 @@ ModelConfig read_model(FieldReader& r, const json& doc) {
     r.error("model.global_batch_size", "must be a multiple of model.micro_batch_size (" +
                                            std::to_string(m.micro_batch_size) + "), got " +
                                            std::to_string(m.global_batch_size));
+  m.num_attention_heads = r.integer(o, p, "num_attention_heads", false, 1, 1'000'000).value_or(0);
+  if (m.num_attention_heads > 0 && m.hidden_size > 0 && m.hidden_size % m.num_attention_heads != 0)
+    r.error("model.num_attention_heads", "must divide model.hidden_size (" + std::to_string(m.hidden_size) +
+                                             ") into whole heads, got " + std::to_string(m.num_attention_heads));
   if (auto name = r.string(o, p, "precision", false)) {
     if (auto precision = precision_from_name(*name)) m.precision = *precision;
     else r.error("model.precision", "must be one of fp16, bf16, fp32, got " + FieldReader::describe(*name));
@@ -413,6 +417,7 @@ json problem_to_json(const Problem& pr) {
                   {"seq_length", m.seq_length},             {"vocab_size", m.vocab_size},
                   {"micro_batch_size", m.micro_batch_size}, {"global_batch_size", m.global_batch_size},
                   {"precision", precision_name(m.precision)}};
+  if (m.num_attention_heads > 0) out["model"]["num_attention_heads"] = m.num_attention_heads;
   out["gpus"] = gpus;
   out["network"] = network;
   out["objective"] = objective;

@@ -121,7 +121,7 @@ for (const [name, size] of SIZES) {
     assert.equal(problem.gpus[0].price_per_hour, 0.35);
     const typed = problem.gpus.findIndex((g, i) => i > 0 && Number.isFinite(priceOf(g.type)));
     assert.ok(typed > 0, 'the example has a GPU whose type has a catalogue price');
-    await page.getByRole('button', { name: `Use the catalogue price $${priceOf(problem.gpus[typed].type)} per hour for GPU ${typed + 1}` }).click();
+    await page.getByRole('button', { name: `Use the catalogue price ${formatMoney(priceOf(problem.gpus[typed].type))} per hour for GPU ${typed + 1}` }).click();
     assert.equal((await problemIn(page)).gpus[typed].price_per_hour, priceOf(problem.gpus[typed].type));
     const fill = await page.locator('#fill-gpu-prices').boundingBox();
     assert.ok(fill.x + fill.width <= page.viewportSize().width, 'the fill button fits the screen (its row wraps)');
@@ -322,7 +322,7 @@ for (const old of OLD_LINKS) {
     assert.ok(await page.locator('#result-run').isHidden(), 'no run totals: the link has no iterations, carbon or prices');
     assert.equal(await page.locator('#result-micro-batch').count(), 0);
     assert.equal(await page.locator('#result-weights').count(), 0);
-    assert.match(await page.textContent('#result-references'), /^T_ref [^,]+, E_ref [^,]+( \(|$)/, 'references as before: T_ref and E_ref only');
+    assert.match(await page.textContent('#result-references'), /^T_ref [^,]+, E_ref [^,]+(, (from|given)|$)/, 'references as before: T_ref and E_ref only');
     await page.waitForSelector('#view-comparison table', { timeout: 30000 });
     assert.deepEqual(await page.locator('#view-comparison thead th').allTextContents(),
       ['Plan', 'Iteration time', 'Energy', 'Objective', 'GPUs', 'Chosen vs this'], 'the comparison as before');

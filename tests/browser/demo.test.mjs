@@ -56,7 +56,7 @@ test('step 3 loads the straggler pool, plans it and points at the greyed T4; clo
   // Back to step 2 moves the highlight to the uniform plan's straggler stage.
   await page.click('#tour-back');
   await waitStep(page, 2);
-  assert.match(await page.textContent('#result-method'), /^uniform( \(within [\d.e+-]+ % of optimal \(proven\)\))?$/);
+  assert.match(await page.textContent('#result-method'), /^uniform( \(proven: its objective is (proven optimal|(at most [\d.,]+(× the optimum| % above the optimum)|less than 0\.01 % above the optimum); the optimum is at least [\d.,e+-]+)\))?$/);
   assert.match(await page.textContent('.view-stages .tour-caption'), /^Stage 4 \(t4, 3 layers\) needs/);
   assert.equal(await page.locator('.view-topology.tour-highlight').count(), 0, 'the old highlight is gone');
 

@@ -1,6 +1,6 @@
 // The Launch view (issue 12): a planned example gets its rank map and one tab per engine, the
 // same bundle as the module (and so the CLI) gives; Copy puts a file's text on the clipboard,
-// Download saves it under its name, the whole bundle downloads as JSON; tabs work by keyboard;
+// Download saves it under its name, the whole bundle downloads as JSON; tabs work by keyboard (arrows);
 // a plan an engine cannot run shows why and the nearest plan; readable (no text under 9 px) at
 // 1280 and 390 px wide.
 // Run: node --test tests/browser/launch.test.mjs
@@ -51,7 +51,7 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     assert.equal(rows.length, bundle.world_size);
     assert.deepEqual(rows[0], ['0', bundle.rank_map[0].gpu, '1', '0', '0', bundle.rank_map[0].node, bundle.rank_map[0].site,
       bundle.rank_map[0].host, String(bundle.rank_map[0].device), '0', '0']);
-    assert.match(await page.textContent('#launch-assumptions'), /No gpus\[\]\.host/);
+    assert.match(await page.textContent('#launch-assumptions'), /No Host \(GPU table\)/);
 
     // Megatron first: its launch script, copied to the clipboard.
     const megatron = page.locator('.launch-file[data-file="megatron_launch.sh"]');
@@ -61,9 +61,9 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), bundle.megatron.text);
     await screenshot(page, `launch-megatron-${name}`);
 
-    // Keyboard: focus the Megatron tab, Tab to the PyTorch tab and press Enter.
+    // Keyboard: focus the Megatron tab, arrow to the PyTorch tab (tabs pattern: one tab stop) and press Enter.
     await page.focus('#launch-tab-megatron');
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'launch-tab-torch');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.launch-file[data-file="geotrain_pipeline.py"]');

@@ -25,7 +25,10 @@ export function countOf(value, word, many = `${word}s`) {
   return `${formatCount(value)} ${value === 1 ? word : many}`;
 }
 
+// A run's wall time: "26 ms" under a second (0.0 s would say nothing), then "2.4 s".
 export function formatElapsed(ms) {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
 }
 

@@ -18,6 +18,8 @@ import { createSharePanel } from './share-ui.js';
 import { createStore } from './store.js';
 import { createStudiesPanel } from './studies/panel.js';
 import { createTour } from './demo/tour.js';
+import { pageWords } from './page-words.js';
+import { problemKey } from './problem-key.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,10 +31,9 @@ function start() {
   const runner = new Messenger('worker.js', { onCrash: reportCrash });
 
   let runPanel = null;
+  let studies = null;
   const editor = createEditor({ store, tools, onChecked: () => runPanel?.refreshBudget() });
   $('editor').append(editor.element);
-  const results = createResults();
-  $('results-area').append(results.element);
   // Launch view (issue 12): every plan the results show also gets its launch bundle; an engine
   // that cannot run the plan can plan again for itself (search.engine, issue 22).
   const launch = createLaunchView({
@@ -43,13 +44,23 @@ function start() {
       return runPanel.plan();
     },
   });
+  const results = createResults({
+    currentKey: () => problemKey(store.get()),
+    onClear: () => { launch.clear(); editor.showResult(null); runPanel?.clear(); },
+    onStale: (isStale) => launch.markStale(isStale),
+  });
+  $('results-area').append(results.element);
   $('results-area').append(launch.element);
   const showResults = results.show;
   results.show = (shown) => { launch.show(shown); editor.showResult(shown.result); return showResults(shown); };
 
-  store.subscribe((problem) => {
+  // Plans and study results made for another problem are dropped when a problem is opened in its
+  // place, and marked as out of date after edits (issue 24 point 1).
+  store.subscribe((problem, source) => {
     storeProblem(problem);
-    results.noteProblem(JSON.stringify(problem));
+    const key = problemKey(problem);
+    results.noteProblem(key, source);
+    studies?.noteProblem(key, source);
   });
 
   // Replaces the problem, keeping the old one for Undo (in memory and in storage). `source` is text
@@ -86,8 +97,9 @@ function start() {
 
   // A study's point: its plan in the plan views, then the baselines on the same (maybe rescaled)
   // problem and lambda for the comparison.
-  async function showStudyPlan(shown) {
+  async function showStudyPlan(shown, { reveal = false } = {}) {
     await results.show(shown);
+    if (reveal) results.reveal();
     const baselines = [];
     const failures = [];
     const lambda = Number.isFinite(shown.result.lambda) ? { lambda: shown.result.lambda } : {};
@@ -100,13 +112,13 @@ function start() {
       try {
         baselines.push(await tools.call('solve', { problem: shown.problemText, options: { method, ...lambda }, live: false }));
       } catch (error) {
-        failures.push(`${method}: ${error.message}`);
+        failures.push(`${method}: ${pageWords(error.message)}`);
       }
     }
     await results.showComparison(shown.result, baselines, failures);
   }
 
-  const studies = createStudiesPanel({
+  studies = createStudiesPanel({
     tools,
     checkProblem: () => editor.checkNow(),
     getProblem: () => store.get(),

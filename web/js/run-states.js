@@ -2,6 +2,7 @@
 // exact run stopped by its time or node budget, or by a cancel, says "not proven optimal" and its
 // gap rather than a plain "found a plan".
 import { formatCount, formatNumber } from './format.js';
+import { gapText as provenGap } from './gap-text.js';
 
 // Exact's node budget when the page sets none (ExactSettings::max_nodes in core/search/exact/exact.hpp).
 export const EXACT_MAX_NODES = 2_000_000_000;
@@ -29,7 +30,7 @@ export function budgetText(method, effective) {
   }
 }
 
-const gapText = (gap) => (Number.isFinite(gap) ? `, gap ${formatNumber(gap * 100, 3)} %` : '');
+const gapText = (result) => (Number.isFinite(result.gap) ? `: its objective is ${provenGap(result.objective, result.gap)}` : '');
 
 // {text, kind} for the status line after a run; kind 'good' only when nothing is left unsaid.
 export function stopText(result, { cancelled = false } = {}) {
@@ -41,7 +42,7 @@ export function stopText(result, { cancelled = false } = {}) {
       node_limit: 'Stopped at the node limit',
       cancelled: 'Cancelled',
     }[result.stop_reason] ?? (cancelled ? 'Cancelled' : 'Stopped');
-    return { text: `${why}: ${method}'s best plan so far, not proven optimal${gapText(result.gap)}.`, kind: 'warn' };
+    return { text: `${why}: ${method}'s best plan so far, not proven optimal${gapText(result)}.`, kind: 'warn' };
   }
   if (cancelled || result?.stop_reason === 'cancelled') return { text: 'Cancelled: showing the best plan found so far.', kind: 'warn' };
   return { text: `Done: ${method} found a plan.`, kind: 'good' };

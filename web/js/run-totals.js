@@ -61,3 +61,24 @@ export function referencesList(result, { all = false } = {}) {
   if (Number.isFinite(result?.m_ref) && (all || positive(w.cost))) parts.push(`M_ref ${formatMoney(result.m_ref)}`);
   return parts.join(', ');
 }
+
+// The plan T_ref and E_ref come from when the problem leaves them out (core/api/references.hpp): a
+// metis-improved run of its own, at the fixed seed 0, one GPU per stage, at the file's micro-batch
+// size, whatever the run's seed, parallelism or "auto". Named so that it is never mistaken for the
+// comparison's metis-improved row, which searches with the problem's seed (and stage groups, and u).
+export const REFERENCE_SEED = 0;
+export function referencePlanText(problem) {
+  const u = problem?.model?.micro_batch_size;
+  return `metis-improved at seed ${REFERENCE_SEED} with one GPU per stage${Number.isFinite(u) ? ` and u = ${u}` : ''}`;
+}
+
+// What a metis-improved result searched that the reference plan did not: "seed 1, stage groups,
+// u chosen"; '' when it searched the same space with the same seed (then they are one plan).
+export function metisRunDifference(result) {
+  if (result?.method !== 'metis-improved') return '';
+  const parts = [];
+  if (Number.isFinite(result.seed) && result.seed !== REFERENCE_SEED) parts.push(`seed ${result.seed}`);
+  if (result.parallelism === 'hybrid') parts.push('stage groups');
+  if (result.micro_batch_size_mode === 'auto') parts.push('u chosen');
+  return parts.join(', ');
+}

@@ -9,6 +9,8 @@ import { countOf, formatCount, formatElapsed, formatMs, formatNumber } from './f
 import { messageTotal } from './limits.js';
 import { drawView, loadView } from './views.js';
 import { budgetText, stopText } from './run-states.js';
+import { gapFactorText } from './gap-text.js';
+import { pageWords } from './page-words.js';
 
 export const METHODS = [
   ['memetic', 'Memetic search (GeoTrain)', 'The paper\'s planner: a genetic search with local improvement. Uses the Search settings.'],
@@ -40,7 +42,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   const figureTerms = {};
   const figureList = h('dl', { class: 'run-figures' },
     [['elapsed', 'Elapsed'], ['generation', 'Generation'], ['nodes', 'Nodes'], ['evaluations', 'Evaluations'],
-      ['objective', 'Best objective'], ['bound', 'Lower bound'], ['gap', 'Gap'], ['iteration', 'Best iteration time']]
+      ['objective', 'Best objective'], ['bound', 'Optimum at least'], ['gap', 'Best plan is'], ['iteration', 'Best iteration time']]
       .map(([key, label]) => {
         figures[key] = h('dd', { id: `run-${key}`, text: '–' });
         figureTerms[key] = h('dt', { text: label });
@@ -76,7 +78,22 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   methodSelect.addEventListener('change', showHint);
 
   let current = null;  // {controller, started, timer, points, cancelTimer}
+  let checking = false;
   let runCounter = 0;
+  // Plan is marked unavailable (aria-disabled) rather than disabled while a run is on: a disabled
+  // button drops the keyboard focus to the page's body after Enter; this one keeps it.
+  const setPlanEnabled = (on) => {
+    for (const button of [planButton, dockPlan]) {
+      if (on) button.removeAttribute('aria-disabled');
+      else button.setAttribute('aria-disabled', 'true');
+    }
+  };
+  // Cancel is disabled once used or when the run ends: the focus it had goes back to Plan.
+  const disableCancel = () => {
+    const focused = document.activeElement === cancelButton;
+    cancelButton.disabled = true;
+    if (focused) planButton.focus();
+  };
 
   const setStatus = (text, kind = '') => {
     status.textContent = text;
@@ -95,7 +112,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   function showBoundAndGap(objective, bound) {
     if (!Number.isFinite(bound)) return;
     figures.bound.textContent = formatNumber(bound, 5);
-    if (Number.isFinite(objective) && objective > 0) figures.gap.textContent = `${formatNumber(Math.max(0, (objective - bound) / objective) * 100, 3)} %`;
+    if (Number.isFinite(objective) && objective > 0) figures.gap.textContent = gapFactorText(Math.max(0, (objective - bound) / objective));
   }
 
   function onProgress(progress) {
@@ -129,9 +146,8 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     clearTimeout(current.cancelTimer);
     figures.elapsed.textContent = formatElapsed(performance.now() - current.started);
     current = null;
-    planButton.disabled = false;
-    dockPlan.disabled = false;
-    cancelButton.disabled = true;
+    setPlanEnabled(true);
+    disableCancel();
     element.classList.remove('running');
   }
 
@@ -161,9 +177,9 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     if (Number.isFinite(result.nodes)) figures.nodes.textContent = formatCount(result.nodes);
     if (result.optimal === true) {
       figures.bound.textContent = formatNumber(result.objective, 5);
-      figures.gap.textContent = '0 % (proven optimal)';
+      figures.gap.textContent = 'proven optimal';
     } else if (Number.isFinite(result.gap)) {
-      figures.gap.textContent = `${formatNumber(result.gap * 100, 3)} %`;
+      figures.gap.textContent = gapFactorText(result.gap);
       figures.bound.textContent = formatNumber(result.objective * (1 - result.gap), 5);
     }
     if (result.generations !== undefined) figures.generation.textContent = formatCount(result.generations);
@@ -183,22 +199,21 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
       try {
         baselines.push(await runner.call('solve', { problem: problemText, options: { method } }));
       } catch (error) {
-        failures.push(`${method}: ${error.message}`);
+        failures.push(`${method}: ${pageWords(error.message)}`);
       }
     }
     if (runId === runCounter) onBaselines(chosen, baselines, failures);
   }
 
   async function plan() {
-    if (current) return;
+    if (current || checking) return;
     const method = methodSelect.value;
-    planButton.disabled = true;
-    dockPlan.disabled = true;
+    setPlanEnabled(false);
     setStatus('Checking the problem…');
-    const checked = await checkProblem();
+    checking = true;
+    const checked = await checkProblem().finally(() => { checking = false; });
     if (!checked.ok) {
-      planButton.disabled = false;
-      dockPlan.disabled = false;
+      setPlanEnabled(true);
       setStatus(checked.unavailable || checked.jsonInvalid
         ? (checked.jsonInvalid ? checked.errors[0] : `The planner is not available: ${checked.errors.join(' ')}`)
         : `Fix the problem first: ${countOf(messageTotal(checked.errors), 'error')} (see the editor).`, 'bad');
@@ -217,7 +232,6 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
     showFigures(method);
     element.classList.add('running');
     cancelButton.disabled = false;
-    dockPlan.disabled = true;
     current.timer = setInterval(() => { figures.elapsed.textContent = formatElapsed(performance.now() - current.started); }, 100);
     setStatus(features.planner || method !== 'memetic' ? `Planning with ${method}… ${budgetText(method, checked.problem)}` : `Planning with ${method} (this build reports no live progress)…`);
     loadView('convergence').catch(() => {});
@@ -246,7 +260,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
         if (kept) await showResult(runId, checked, problemText, kept, true);
         else setStatus('Cancelled before the first plan: no plan was kept.', '');
       } else {
-        setStatus(`The run failed: ${error.message}`, 'bad');
+        setStatus(`The run failed: ${pageWords(error.message)}`, 'bad');
       }
     }
   }
@@ -254,7 +268,7 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   function cancel() {
     if (!current || current.controller.signal.aborted) return;
     setStatus('Cancelling…');
-    cancelButton.disabled = true;
+    disableCancel();
     current.controller.abort();
     // Without a stepping planner the worker is busy until the search ends: terminate it.
     // Exact cannot read the cancel until it ends: a short wait, then its last reported plan is kept.
@@ -265,5 +279,12 @@ export function createRunPanel({ runner, checkProblem, getProblem, onResult, onB
   planButton.addEventListener('click', plan);
   dockPlan.addEventListener('click', plan);
   cancelButton.addEventListener('click', cancel);
-  return { element, plan, cancel, refreshBudget, isRunning: () => Boolean(current) };
+  // The plan was dropped (another problem was opened): the panel no longer reports on it.
+  function clear() {
+    if (current) return;
+    resetFigures();
+    setStatus('Ready.');
+  }
+
+  return { element, plan, cancel, clear, refreshBudget, isRunning: () => Boolean(current) };
 }

@@ -109,9 +109,9 @@ std::vector<ShapeChoice> LayoutSpace::uniform_choices() const {
 ShapeChoice LayoutSpace::whole_node_choice() const {
   ShapeChoice choice(nodes_.size(), 0);
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
-    // The whole node, tensor parallel across it (as before engines: any engine's rule).
-    const int size = static_cast<int>(nodes_[n].gpus.size());
-    const int whole = shape_index(nodes_[n], GroupShape{size, std::min(size, kMaxTensorParallel)});
+    // The whole node, tensor parallel as widely as the model's heads allow (without
+    // model.num_attention_heads: across the whole node, as before engines: any engine's rule).
+    const int whole = widest_tensor_shape(nodes_[n]);
     if (engine_.any() || (whole >= 0 && engine_.allows_shape(nodes_[n].shapes[static_cast<std::size_t>(whole)]))) {
       choice[n] = std::max(0, whole);
       continue;

@@ -8,12 +8,13 @@ namespace geotrain {
 
 namespace {
 
-std::vector<GroupShape> shapes_for(int node_size, std::int64_t micro_batch_size) {
+std::vector<GroupShape> shapes_for(int node_size, const ModelConfig& model) {
   std::vector<GroupShape> shapes;
   for (int s = 1; s <= std::min(node_size, kMaxGroupGpus); ++s) {
     if (node_size % s != 0) continue;
     for (int t = 1; t <= std::min(s, kMaxTensorParallel); ++t)
-      if (s % t == 0 && micro_batch_size % (s / t) == 0) shapes.push_back(GroupShape{s, t});
+      if (s % t == 0 && model.micro_batch_size % (s / t) == 0 && model.allows_tensor_parallel(t))
+        shapes.push_back(GroupShape{s, t});
   }
   return shapes;
 }
@@ -47,7 +48,7 @@ std::vector<PoolNode> pool_nodes(const Problem& problem) {
     for (int g : node.gpus) signature.push_back(gpu_signature(problem.gpus[g]));
     const auto key = std::make_pair(problem.gpus[node.gpus[0]].site, std::move(signature));
     node.kind = kinds.emplace(key, static_cast<int>(kinds.size())).first->second;
-    node.shapes = shapes_for(static_cast<int>(node.gpus.size()), problem.model.micro_batch_size);
+    node.shapes = shapes_for(static_cast<int>(node.gpus.size()), problem.model);
   }
   return nodes;
 }
@@ -66,6 +67,15 @@ GroupLayout layout_of_choice(const std::vector<PoolNode>& nodes, const ShapeChoi
     }
   }
   return layout;
+}
+
+int widest_tensor_shape(const PoolNode& node) {
+  int best = -1;
+  const int size = static_cast<int>(node.gpus.size());
+  for (std::size_t k = 0; k < node.shapes.size(); ++k)
+    if (node.shapes[k].size == size && (best < 0 || node.shapes[k].tensor_parallel > node.shapes[best].tensor_parallel))
+      best = static_cast<int>(k);
+  return best;
 }
 
 int shape_index(const PoolNode& node, const GroupShape& shape) {

@@ -30,7 +30,9 @@ struct PoolNode {
 
 // Nodes in order of their first GPU in the file. Shapes: every s dividing the
 // node's size and t dividing s with t <= kMaxTensorParallel, s <=
-// kMaxGroupGpus and d dividing the micro-batch size u, ordered by s, then t.
+// kMaxGroupGpus, d dividing the micro-batch size u and, when the model gives
+// model.num_attention_heads, t dividing the heads and H (a tensor rank holds
+// whole heads), ordered by s, then t.
 std::vector<PoolNode> pool_nodes(const Problem& problem);
 
 // One shape index per node (into PoolNode::shapes).
@@ -39,6 +41,10 @@ using ShapeChoice = std::vector<int>;
 // The groups of a choice, node by node in pool order, each node's groups in
 // the order of its sorted GPUs. All zeros gives every GPU a device of its own.
 GroupLayout layout_of_choice(const std::vector<PoolNode>& nodes, const ShapeChoice& choice);
+
+// The shape that makes the whole node one group with the largest tensor
+// degree the model allows, or -1 when the node cannot be one group.
+int widest_tensor_shape(const PoolNode& node);
 
 // The shape index of `shape` on `node`, or -1 when the node cannot take it.
 int shape_index(const PoolNode& node, const GroupShape& shape);

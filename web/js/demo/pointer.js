@@ -25,14 +25,27 @@ export function pointAt(targets) {
   const first = targets[0];
   // The view's top at the top of the window: the tour panel sits beside it (wide) or below it (narrow).
   first?.element?.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
-  // A drawing wider than its box scrolls sideways: bring the marked spot to the middle of the box.
   const scroller = first?.spot?.closest('.gt-scroll, .st-chart-box, .gt-st-scroll');
-  if (scroller && scroller.scrollWidth > scroller.clientWidth) {
-    const spot = first.spot.getBoundingClientRect();
-    const box = scroller.getBoundingClientRect();
-    scroller.scrollLeft += spot.left + spot.width / 2 - (box.left + box.width / 2);
-  }
+  if (scroller && scroller.scrollWidth > scroller.clientWidth) scroller.scrollLeft = sidewaysTo(scroller, first.spot);
   return () => undo.forEach((fn) => fn());
+}
+
+// Where a box wider than its view scrolls to show `spot`. A drawing: the spot in the middle. A table
+// row: the scroll stops at a column's left edge, right after the columns kept in view (sticky), so
+// that no cell shows cut in the middle of a word; the row's first cells are then in view.
+function sidewaysTo(scroller, spot) {
+  const box = scroller.getBoundingClientRect();
+  const row = spot.closest('tr');
+  if (!row) {
+    const rect = spot.getBoundingClientRect();
+    return scroller.scrollLeft + rect.left + rect.width / 2 - (box.left + box.width / 2);
+  }
+  const cells = [...row.cells];
+  const kept = cells.filter((c) => getComputedStyle(c).position === 'sticky').reduce((w, c) => w + c.getBoundingClientRect().width, 0);
+  const target = spot.matches('td, th') && getComputedStyle(spot).position !== 'sticky' ? spot
+    : cells.find((c) => getComputedStyle(c).position !== 'sticky');
+  if (!target) return scroller.scrollLeft;
+  return Math.max(0, scroller.scrollLeft + target.getBoundingClientRect().left - (box.left + kept));
 }
 
 // Resolves with the first element matching selector (polling, since views draw asynchronously);

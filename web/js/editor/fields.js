@@ -42,12 +42,14 @@ export function boundInput(ctx, { path, kind = 'number', label, id, placeholder,
   return input;
 }
 
-// label + input + (later) the field's error, stacked.
-export function field(ctx, { path, label, unit, hint, kind = 'number', placeholder, list, wide }) {
+// label + input + (later) the field's error, stacked. `context` is read out after the label but
+// not shown, for fields whose label repeats in several boxes ("Bandwidth" within a site, between...).
+export function field(ctx, { path, label, unit, hint, kind = 'number', placeholder, list, wide, context }) {
   const id = uniqueId('f');
   const input = boundInput(ctx, { path, kind, id, placeholder, list });
   input.removeAttribute('aria-label');
-  const labelEl = h('label', { for: id }, label, unit ? h('span', { class: 'unit', text: ` (${unit})` }) : null);
+  const labelEl = h('label', { for: id }, label, context ? h('span', { class: 'visually-hidden', text: ` ${context}` }) : null,
+    unit ? h('span', { class: 'unit', text: ` (${unit})` }) : null);
   const hintEl = hint ? h('small', { class: 'hint', id: `${id}-hint`, text: hint }) : null;
   if (hintEl) input.setAttribute('aria-describedby', hintEl.id);
   return h('div', { class: wide ? 'field wide' : 'field', dataset: { errorHost: '' } }, labelEl, input, hintEl);

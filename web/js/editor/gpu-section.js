@@ -2,11 +2,12 @@
 // Choosing a catalogue type clears the row's own figures so that the catalogue fills them for the
 // model's precision (they show as placeholders); any figure typed in wins, as in the file format.
 import { h, preservingFocus } from '../dom.js';
-import { fieldText, formatNumber, parseFieldText } from '../format.js';
+import { fieldText, parseFieldText } from '../format.js';
+import { formatMoney } from '../views/format.js';
 import { isPlainObject } from '../paths.js';
 import { cataloguePrice, findEntry, gpuDefault } from './catalogue.js';
 import { boundInput, cellInput, section, writeField } from './fields.js';
-import { createNodeAdd } from './node-add.js';
+import { createNodeAdd, utilisationsFor } from './node-add.js';
 import { createRowPager } from './row-pager.js';
 
 const FIGURES = ['peak_tflops', 'memory_gib', 'idle_w', 'active_w'];
@@ -16,6 +17,8 @@ const COLUMNS = [
   ['memory_gib', 'Memory GiB', 'number'], ['memory_util', 'Memory util', 'number'],
   ['idle_w', 'Idle W', 'number'], ['active_w', 'Active W', 'number'],
   ['price_per_hour', 'Price $/h', 'price'],
+  // Where the launch lines run (issue 12): the machine's address and the GPU's CUDA index.
+  ['host', 'Host', 'text'], ['device', 'Device', 'number'],
 ];
 
 // The largest example (64 GPUs) shows whole; a larger pool a page at a time (row-pager.js).
@@ -69,13 +72,14 @@ export function createGpuSection(ctx) {
   const siteList = h('datalist', { id: 'site-names' });
   const addButton = h('button', { type: 'button', class: 'add', text: 'Add GPU' });
   const fillPrices = h('button', { type: 'button', class: 'add', id: 'fill-gpu-prices', hidden: true });
+  const noPrice = h('small', { class: 'hint', id: 'gpu-no-price', hidden: true, 'aria-live': 'polite' });
   const store = ctx.store;
   const nodeAdd = createNodeAdd(ctx, (change) => editSelf(change));
   const pager = createRowPager({
     noun: 'GPUs', pageRows: GPU_PAGE_ROWS, filterLabel: 'Show the GPUs whose id, type, site or node contain',
     placeholder: 'id, type, site or node', focusKey: 'gpu-filter', rerender: () => api.render(store.get()),
   });
-  element.append(summary, pager.element, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), nodeAdd.element);
+  element.append(summary, pager.element, wrap, siteList, h('div', { class: 'row-actions' }, addButton, fillPrices), noPrice, nodeAdd.element);
   const renames = new Map();  // row -> {ends, id}: the link ends its last rename moved, and to what
 
   const editSelf = (change) => {
@@ -99,6 +103,7 @@ export function createGpuSection(ctx) {
       const type = ctx.catalogue()[0]?.type;
       if (type) gpu.type = type;
       gpu.site = 'site-a';
+      Object.assign(gpu, utilisationsFor(copy));
     }
     copy.gpus.push(gpu);
   }
@@ -179,9 +184,9 @@ export function createGpuSection(ctx) {
     // No button when there is no price to suggest, or the row already has that price.
     if (!Number.isFinite(price) || gpu.price_per_hour === price) return h('td', { dataset: { errorHost: '' } }, input);
     const suggest = h('button', {
-      type: 'button', class: 'small suggest', text: `$${formatNumber(price)}`,
-      title: `Catalogue price of ${gpu.type}: $${formatNumber(price)} per hour`,
-      'aria-label': `Use the catalogue price $${formatNumber(price)} per hour for GPU ${index + 1}`,
+      type: 'button', class: 'small suggest', text: formatMoney(price),
+      title: `Catalogue price of ${gpu.type}: ${formatMoney(price)} per hour`,
+      'aria-label': `Use the catalogue price ${formatMoney(price)} per hour for GPU ${index + 1}`,
       dataset: { focusKey: `price-suggest:${index}` },
     });
     suggest.addEventListener('click', () => editSelf((copy) => writeField(copy, path, price)));
@@ -198,6 +203,13 @@ export function createGpuSection(ctx) {
     const n = unpriced(problem).length;
     fillPrices.hidden = n === 0;
     fillPrices.textContent = `Fill ${n} empty price${n === 1 ? '' : 's'} from the catalogue`;
+    // Once some GPUs have prices, those still without one (no catalogue price either) are named
+    // here, not left empty far to the right: they cost $0/h in every plan.
+    const gpus = gpuList(problem);
+    const priced = (g) => isPlainObject(g) && Number(g.price_per_hour) > 0;
+    const free = gpus.some(priced) ? gpus.filter((g, i) => isPlainObject(g) && !priced(g) && !unpriced(problem).some(([k]) => k === i)).map(idOf) : [];
+    noPrice.hidden = free.length === 0;
+    noPrice.textContent = free.length ? `No price for ${free.length > 6 ? `${free.slice(0, 5).join(', ')} and ${free.length - 5} more` : free.join(', ')}: counted as $0/h.` : '';
   };
 
   // Renaming the last GPU of a site renames the site's carbon, PUE and price entry (sites.NAME)
@@ -255,7 +267,7 @@ export function createGpuSection(ctx) {
     }));
     return h('tr', { dataset: { path: `gpus[${index}]` } },
       h('th', { scope: 'row', class: 'row-number', text: String(index + 1) }),
-      cells, h('td', { class: 'actions' }, duplicate, remove));
+      h('td', { class: 'actions' }, duplicate, remove), cells);
   }
 
   function describe(problem) {
@@ -269,8 +281,8 @@ export function createGpuSection(ctx) {
     element,
     render(problem) {
       preservingFocus(element, () => {
-        const head = h('tr', {}, h('th', { scope: 'col', text: '#' }),
-          COLUMNS.map(([, label]) => h('th', { scope: 'col', text: label })), h('th', { scope: 'col', text: 'Actions' }));
+        const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Actions' }),
+          COLUMNS.map(([, label]) => h('th', { scope: 'col', text: label })));
         const gpus = gpuList(problem);
         const shown = pager.page(pager.matching(gpus.length, (i) => (isPlainObject(gpus[i]) ? [gpus[i].id, gpus[i].type, gpus[i].site, gpus[i].node] : [])), gpus.length);
         pager.element.hidden = !pager.needed(gpus.length);

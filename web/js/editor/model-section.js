@@ -14,7 +14,7 @@ export function presetInUse(model) {
 function presetPicker(ctx) {
   const inUse = presetInUse(ctx.store.get().model);
   const select = h('select', { id: 'model-preset', dataset: { focusKey: 'model-preset' } },
-    h('option', { value: '', text: 'Custom (choose a preset…)' }),
+    h('option', { value: '', text: 'Custom' }),
     MODEL_PRESETS.map((preset, i) => h('option', { value: String(i), text: preset.name })));
   select.value = inUse < 0 ? '' : String(inUse);
   select.addEventListener('change', () => {
@@ -22,6 +22,7 @@ function presetPicker(ctx) {
     if (!preset) return;
     ctx.store.edit((copy) => {
       copy.model = { ...(isPlainObject(copy.model) ? copy.model : {}), ...preset.model };
+      if (!('num_attention_heads' in preset.model)) delete copy.model.num_attention_heads;
     }, 'model-preset');
   });
   return h('div', { class: 'field' }, h('label', { for: 'model-preset', text: 'Preset' }), select);
@@ -55,6 +56,10 @@ export function createModelSection(ctx) {
         field(ctx, { path: 'model.num_layers', label: 'Layers L' }),
         field(ctx, { path: 'model.seq_length', label: 'Sequence length T', unit: 'tokens' }),
         field(ctx, { path: 'model.vocab_size', label: 'Vocabulary V' }),
+        field(ctx, {
+          path: 'model.num_attention_heads', label: 'Attention heads', placeholder: 'any',
+          hint: 'hybrid plans only use tensor degrees that divide it (and H); empty: any degree, as before',
+        }),
         field(ctx, { path: 'model.micro_batch_size', label: 'Micro-batch u', unit: 'sequences' }),
         field(ctx, { path: 'model.global_batch_size', label: 'Global batch B', unit: 'sequences', hint: 'a multiple of u' }),
         selectField(ctx, {

@@ -6,11 +6,12 @@ import { createLinkTable } from './link-table.js';
 import { createSiteMatrix } from './site-matrix.js';
 import { createPipeCapacities } from './pipe-capacities.js';
 
+// [key, heading, what the heading says in a field's accessible name]
 const SPECS = [
-  ['intra_site', 'Within a site'],
-  ['inter_site', 'Between sites'],
-  ['intra_node', 'Within a node (NVLink, PCIe; GPUs sharing gpus[].node)'],
-  ['default', 'Default (any pair)'],
+  ['intra_site', 'Within a site', 'within a site'],
+  ['inter_site', 'Between sites', 'between sites'],
+  ['intra_node', 'Within a node (NVLink, PCIe: GPUs with the same Node in the GPU table)', 'within a node'],
+  ['default', 'Default (any pair)', 'by default'],
 ];
 
 export function createNetworkSection(ctx) {
@@ -26,14 +27,14 @@ export function createNetworkSection(ctx) {
     h('h3', { text: 'Site pipe capacities' }), pipes.element,
     h('h3', { text: 'Link overrides' }), links.element);
 
-  function specRow([key, label]) {
+  function specRow([key, label, context]) {
     const p = `network.${key}`;
     return h('div', { class: 'link-spec', dataset: { path: p, errorHost: '' } },
       h('h4', { text: label }),
       h('div', { class: 'field-grid compact' },
-        field(ctx, { path: `${p}.bandwidth_gbps`, label: 'Bandwidth', unit: 'Gbps' }),
-        field(ctx, { path: `${p}.latency_ms`, label: 'Latency', unit: 'ms' }),
-        field(ctx, { path: `${p}.util`, label: 'Utilisation', placeholder: '1' }),
+        field(ctx, { path: `${p}.bandwidth_gbps`, label: 'Bandwidth', context, unit: 'Gbps' }),
+        field(ctx, { path: `${p}.latency_ms`, label: 'Latency', context, unit: 'ms' }),
+        field(ctx, { path: `${p}.util`, label: 'Utilisation', context, placeholder: '1' }),
         // A pipe's shared capacity (replicas.md) exists for wide-area links only.
         key === 'inter_site' ? field(ctx, { path: `${p}.capacity_gbps`, label: 'Pipe capacity', unit: 'Gbps', placeholder: 'none' }) : null));
   }

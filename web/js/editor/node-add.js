@@ -21,6 +21,21 @@ export function freshNodeName(problem) {
   return `node-${n}`;
 }
 
+// The utilisations a new GPU starts with: those of the pool's last GPU that gives them, so that an
+// added H100 is not assumed at 100 % next to A100s at 45 %; in an empty pool the examples' 0.45
+// (written out, so that the table shows it). A pool that gives none runs at 1, and so do its new GPUs.
+export const NEW_GPU_COMPUTE_UTIL = 0.45;
+export function utilisationsFor(problem) {
+  const gpus = gpuList(problem).filter(isPlainObject);
+  if (gpus.length === 0) return { compute_util: NEW_GPU_COMPUTE_UTIL };
+  const out = {};
+  for (const key of ['compute_util', 'memory_util']) {
+    const from = [...gpus].reverse().find((g) => g[key] !== undefined);
+    if (from) out[key] = from[key];
+  }
+  return out;
+}
+
 // The GPUs of a new node; ids that are taken get a suffix until they are free.
 export function nodeGpus(problem, { count, type, node, site }) {
   const ids = new Set(gpuList(problem).map((g) => (isPlainObject(g) ? g.id : undefined)));
@@ -31,7 +46,7 @@ export function nodeGpus(problem, { count, type, node, site }) {
     ids.add(id);
     const gpu = { id, site, node };
     if (type) gpu.type = type;
-    gpus.push(gpu);
+    gpus.push(Object.assign(gpu, utilisationsFor(problem)));
   }
   return gpus;
 }
@@ -68,8 +83,10 @@ export function createNodeAdd(ctx, edit) {
       const last = copy.gpus[copy.gpus.length - 1];
       const where = site.value.trim() || (isPlainObject(last) && typeof last.site === 'string' ? last.site : 'site-a');
       const node = freshNodeName(copy);
-      copy.gpus.push(...nodeGpus(copy, { count: n, type: type.value, node, site: where }));
-      note.textContent = `Added ${node}: ${n} GPU${n === 1 ? '' : 's'} at ${where}.`;
+      const added = nodeGpus(copy, { count: n, type: type.value, node, site: where });
+      copy.gpus.push(...added);
+      const util = added[0].compute_util ?? 1;
+      note.textContent = `Added ${node}: ${n} GPU${n === 1 ? '' : 's'} at ${where}, compute utilisation ${util} (change it in the table).`;
     });
   });
 

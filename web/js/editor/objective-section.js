@@ -56,7 +56,7 @@ export function createObjectiveSection(ctx) {
         ctx.store.edit(useLambda, ctx.source);
         api.render(ctx.store.get());
       });
-      lambdaArea.replaceChildren(h('div', { class: 'lambda-note' }, h('span', { class: 'hint', text: 'The file gives weights: λ is not used.' }), back));
+      lambdaArea.replaceChildren(h('div', { class: 'lambda-note' }, h('span', { class: 'hint', text: 'The problem gives four weights (above): the single λ slider is not used.' }), back));
     }
   };
   const search = section('Search', { path: 'search', intro: 'Empty fields use the paper\'s values.' });

@@ -1,6 +1,7 @@
 // Accessible tabs (WAI-ARIA tabs pattern): arrow keys move between tabs, each tab shows one panel,
 // and a badge counts the errors inside a panel that is not in view.
 import { h } from '../dom.js';
+import { tabKeyTarget } from '../tab-keys.js';
 
 export function createTabs(items, { label, initial, onSelect = () => {} } = {}) {
   const list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': label });
@@ -31,14 +32,10 @@ export function createTabs(items, { label, initial, onSelect = () => {} } = {}) 
   entries.forEach((e, i) => {
     e.tab.addEventListener('click', () => select(e.name));
     e.tab.addEventListener('keydown', (event) => {
-      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-      let next = null;
-      if (step) next = entries[(i + step + entries.length) % entries.length];
-      if (event.key === 'Home') next = entries[0];
-      if (event.key === 'End') next = entries[entries.length - 1];
-      if (!next) return;
+      const next = tabKeyTarget(event, i, entries.length);
+      if (next === null) return;
       event.preventDefault();
-      select(next.name, { focus: true });
+      select(entries[next].name, { focus: true });
     });
   });
   select(initial || entries[0].name);

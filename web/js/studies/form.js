@@ -22,7 +22,8 @@ function textField(name, label, { value = '', inputmode = 'decimal', placeholder
   return { field, input, error, hint };
 }
 
-const AXIS_LABELS = { time: 'Time (ms)', energy: 'Energy (J)', carbon: 'Carbon (g CO2e)', cost: 'Money ($)' };
+// No fixed unit: each chart axis picks ms or s, J, kJ or MJ by its figures (views/format.js).
+const AXIS_LABELS = { time: 'Iteration time', energy: 'Energy per iteration', carbon: 'Carbon (CO2e) per iteration', cost: 'Money ($) per iteration' };
 
 // Two selects, the trade-off's x and y figures, acting as one field "axes" ("carbon,cost").
 function axesField() {

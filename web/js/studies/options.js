@@ -4,8 +4,8 @@ import { AXIS_NAMES, DEFAULT_AXES, isDefaultAxes, tradeoffLabel } from './axes.j
 
 export const STUDIES = [
   {
-    kind: 'pareto', label: 'Trade-off (time, energy, carbon, money)',
-    blurb: 'Sweeps lambda from 0 to 1, several seeds each, weighting the first chosen figure by lambda and the second by 1 - lambda (time against energy is the paper\'s sweep): the frontier of plans where neither figure can improve without the other getting worse, and its knee.',
+    kind: 'pareto', label: 'Trade-off of two figures',
+    blurb: 'Two of time, energy, carbon and money, traded: sweeps lambda from 0 to 1, several seeds each, weighting the first chosen figure by lambda and the second by 1 - lambda (time against energy is the paper\'s sweep): the frontier of plans where neither figure can improve without the other getting worse, and its knee.',
     fields: ['axes', 'lambdas', 'seeds', 'method', 'time_limit_s'],
   },
   {

@@ -6,6 +6,8 @@
 import { h } from '../dom.js';
 import { helpLink } from '../help-link.js';
 import { formatElapsed } from '../format.js';
+import { pageWords } from '../page-words.js';
+import { problemKey, problemTextKey } from '../problem-key.js';
 import { createStudyForm } from './form.js';
 import { OptionError, studyLabel, studyOptions } from './options.js';
 import { WorkerPool } from './pool.js';
@@ -22,13 +24,15 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
   const status = h('p', { id: 'study-status', class: 'run-status', role: 'status', text: 'Choose a study and run it.' });
   const output = h('div', { id: 'study-output', class: 'study-output', 'aria-live': 'off' });
   const shown = h('p', { id: 'study-shown', class: 'study-shown', hidden: true });
+  const stale = h('p', { id: 'study-stale', class: 'stale-note', role: 'status', hidden: true,
+    text: 'These results are for the problem as it was when the study ran: it has changed since. Run the study again to update them.' });
   const element = h('section', { class: 'studies', id: 'studies', 'aria-labelledby': 'studies-title' },
-    helpLink('studies'), h('h2', { id: 'studies-title', text: 'Studies' }),
+    helpLink('studies'), h('h2', { id: 'studies-title', text: 'Studies', tabindex: '-1' }),
     h('p', { class: 'intro', text: 'Trade-offs and sweeps over the current problem, each run as many independent plans in parallel. Choose a point or a table row to see its plan in the plan views.' }),
     form.element,
     h('div', { class: 'buttons study-buttons' }, runButton, cancelButton),
     h('div', { class: 'study-progress', hidden: true }, progress, progressText),
-    status, shown, output);
+    status, stale, shown, output);
   const progressBox = progress.parentElement;
   const pool = new WorkerPool(poolUrl);
 
@@ -107,24 +111,50 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
       setStatus(cancelled ? `Cancelled: summarising the ${finished} of ${jobs.length} jobs that finished…` : 'Summarising…');
       const summary = await tools.call('study-summary', { problem: problemText, options, results });
       const entries = new Map(jobs.filter((job) => job.id in results).map((job) => [job.id, { problem: job.problem, result: results[job.id] }]));
-      study = { kind, label, problemText, entries, summary };
+      study = { kind, label, problemText, key: problemTextKey(problemText), entries, summary };
+      markStale(problemKey(getProblem()) !== study.key);
       const failed = Object.values(results).filter((r) => !isPlan(r));
       await draw();
       const elapsed = formatElapsed(performance.now() - running.started);
       end();
-      const failures = failed.length ? ` ${failed.length} job${failed.length === 1 ? '' : 's'} failed: ${failed[0].error?.messages?.[0] ?? 'error'}` : '';
+      const failures = failed.length ? ` ${failed.length} job${failed.length === 1 ? '' : 's'} failed: ${pageWords(failed[0].error?.messages?.[0] ?? 'error')}` : '';
       setStatus(cancelled ? `Cancelled: summarised the ${finished} of ${jobs.length} jobs that finished.${failures}` : `Done: ${jobs.length} plan${jobs.length === 1 ? '' : 's'} in ${elapsed}.${failures}`, failed.length ? 'bad' : cancelled ? '' : 'good');
       return summary;
     } catch (error) {
       end();
       const rest = form.showErrors(error.messages || [error.message]);
-      setStatus(rest.length ? `The study could not run: ${rest.join(' ')}` : 'The study could not run: check the marked options.', 'bad');
+      setStatus(rest.length ? `The study could not run: ${pageWords(rest.join(' '))}` : 'The study could not run: check the marked options.', 'bad');
       return null;
     }
   }
 
+  function markStale(isStale) {
+    stale.hidden = !isStale;
+    output.classList.toggle('is-stale', isStale);
+  }
+
+  // A study's results belong to the problem it ran on: another problem opened in its place (source
+  // 'load': an example, a link, a file) clears them; edits mark them out of date.
+  function noteProblem(key, source) {
+    if (!study) return;
+    if (key === study.key) {
+      markStale(false);
+    } else if (source === 'load' && !running) {
+      study = null;
+      markStale(false);
+      output.replaceChildren();
+      delete output.dataset.study;
+      shown.hidden = true;
+      progressBox.hidden = true;  // its "4 of 4 jobs" counted the other problem's jobs
+      setStatus('The last study\'s results were cleared: another problem was opened. Run a study for this one.');
+    } else {
+      markStale(true);
+    }
+  }
+
   async function draw() {
-    const context = { onSelect: select, problem: JSON.parse(study.problemText) };
+    // Chosen by a person (a click, a key): the plan views come into view, with a way back.
+    const context = { onSelect: (id, label) => select(id, label, { reveal: true }), problem: JSON.parse(study.problemText) };
     shown.hidden = true;
     await addSummaryPlans(context);
     renderStudy(output, study.summary, context);
@@ -157,24 +187,42 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
     }
   }
 
-  // Shows one job's plan (on the job's own problem) in the page's plan views.
-  async function select(id, label) {
+  // Shows one job's plan (on the job's own problem) in the page's plan views; with reveal, scrolls
+  // to them and offers the way back to the point that was chosen.
+  async function select(id, label, { reveal = false } = {}) {
+    const trigger = document.activeElement;
     const entry = study?.entries.get(id);
     if (!entry || !isPlan(entry.result)) {
-      setStatus(`That plan is not available${entry?.result?.error ? `: ${entry.result.error.messages?.[0]}` : ''}.`, 'bad');
+      setStatus(`That plan is not available${entry?.result?.error ? `: ${pageWords(entry.result.error.messages?.[0])}` : ''}.`, 'bad');
       return;
     }
     markSelected(output, id);
     const problemText = JSON.stringify(entry.problem);
     try {
       const { problem } = await tools.call('validate', { problem: problemText });
-      await showPlan({ problem, problemText, result: entry.result, context: `${study.label}: ${label}`, baseText: study.problemText });
-      shown.replaceChildren(`Showing ${label} in the plan views. `, h('a', { href: '#results', text: 'See the plan' }));
+      const back = () => backTo(id, trigger);
+      await showPlan({ problem, problemText, result: entry.result, context: `${study.label}: ${label}`, baseText: study.problemText, back }, { reveal });
+      const see = h('a', { href: '#results', text: 'See the plan' });
+      see.addEventListener('click', (event) => {
+        event.preventDefault();
+        document.getElementById('results')?.scrollIntoView({ block: 'start' });
+        document.getElementById('results-title')?.focus({ preventScroll: true });
+      });
+      shown.replaceChildren(`Showing ${label} in the plan views. `, see);
       shown.hidden = false;
       element.dispatchEvent(new CustomEvent('study-plan-shown', { detail: { id } }));
     } catch (error) {
-      setStatus(`That plan could not be shown: ${error.message}`, 'bad');
+      setStatus(`That plan could not be shown: ${pageWords(error.message)}`, 'bad');
     }
+  }
+
+  // Back from the plan views to the point that was chosen (or the one marked, if it was redrawn).
+  function backTo(id, trigger) {
+    const target = trigger?.isConnected && output.contains(trigger) ? trigger
+      : output.querySelector(`button[data-job="${CSS.escape(id)}"], [data-job="${CSS.escape(id)}"][tabindex]`) ?? element;
+    target.scrollIntoView({ block: 'center' });
+    if (target === element) element.querySelector('#studies-title')?.focus?.({ preventScroll: true });
+    else target.focus({ preventScroll: true });
   }
 
   function cancel() {
@@ -192,6 +240,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
     cancel,
     select,
     isRunning: () => Boolean(running),
+    noteProblem,
     // For the guided tour: choose a study and its options (as text), then run it.
     runWith(choice) {
       form.set(choice);

@@ -12,11 +12,27 @@ const sitesText = (sites) => (sites || []).map((s) => siteLabel(s)).join(' + ');
 const samePick = (pick, point) => pick && JSON.stringify(pick.sites) === JSON.stringify(point.sites);
 
 const PICKS = [
-  ['best', 'Best objective', (p) => formatNumber(p.objective, 4)],
-  ['fastest', 'Fastest', (p) => formatMs(p.iteration_ms)],
-  ['cleanest', 'Cleanest', (p) => formatCarbonG(p.carbon_g)],
-  ['cheapest', 'Cheapest', (p) => formatMoney(p.cost)],
+  ['best', 'Best objective', (p) => formatNumber(p.objective, 4), 'objective'],
+  ['fastest', 'Fastest', (p) => formatMs(p.iteration_ms), 'iteration_ms'],
+  ['cleanest', 'Cleanest', (p) => formatCarbonG(p.carbon_g), 'carbon_g'],
+  ['cheapest', 'Cheapest', (p) => formatMoney(p.cost), 'cost'],
 ];
+
+// A pick names a winner only when the choices differ in its figure: with no site figures every
+// choice is 0 g and $0, and none of them is the cleanest or the cheapest.
+function differs(plans, key) {
+  const values = plans.map((p) => p[key]).filter(Number.isFinite);
+  if (values.length < 2) return values.length === 1 && plans.length === 1;
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return high - low > 1e-9 * Math.max(Math.abs(low), Math.abs(high));
+}
+
+// The picks that name a winner, for this summary's plans.
+function winningPicks(summary, points) {
+  const plans = points.filter(isPlan);
+  return new Set(PICKS.filter(([key, , , field]) => summary[key] && differs(plans, field)).map(([key]) => key));
+}
 
 const METRICS = [
   { key: 'objective', label: 'objective', format: (v) => formatNumber(v, 4), className: 'st-where-objective' },
@@ -38,7 +54,10 @@ function pointLabel(point) {
 export function renderWhere(container, summary, { onSelect }) {
   const points = summary.points || [];
   const plans = points.filter(isPlan);
-  const body = [picksList(summary, points, onSelect)];
+  const winners = winningPicks(summary, points);
+  // Ties name no winner: the summary's picks are kept only where the choices differ.
+  summary = { ...summary, ...Object.fromEntries(PICKS.filter(([key]) => !winners.has(key)).map(([key]) => [key, null])) };
+  const body = [picksList(summary, points, onSelect, plans)];
   // A pair whose best plan keeps to one site draws nothing new: the bars show the distinct choices.
   const drawn = plans.filter((p) => p.sites.length === 1 || (p.sites_used || []).length === p.sites.length);
   if (drawn.length) body.push(barChart(drawn, summary, onSelect));
@@ -48,11 +67,15 @@ export function renderWhere(container, summary, { onSelect }) {
   container.replaceChildren(html('figure', { class: 'st-view st-where' }, body));
 }
 
-function picksList(summary, points, onSelect) {
-  const items = PICKS.map(([key, title, format]) => {
+function picksList(summary, points, onSelect, plans) {
+  const items = PICKS.map(([key, title, format, field]) => {
     const pick = summary[key];
     const point = pick && points.find((p) => samePick(pick, p));
-    if (!point || !isPlan(point)) return html('div', { class: 'st-where-pick', 'data-pick': key }, [html('dt', null, title), html('dd', null, '–')]);
+    if (!point || !isPlan(point)) {
+      // Every choice alike: say so, with the figure they share.
+      const tie = plans.length > 1 && Number.isFinite(plans[0][field]) ? `no difference: all ${format(plans[0])}` : '–';
+      return html('div', { class: 'st-where-pick', 'data-pick': key, 'data-tie': plans.length > 1 ? 'true' : undefined }, [html('dt', null, title), html('dd', null, tie)]);
+    }
     const label = `${title}: ${pointLabel(point)}`;
     const button = html('button', { type: 'button', class: 'st-show', 'data-job': point.job, 'aria-label': `Show the plan: ${label}` }, sitesText(point.sites));
     button.addEventListener('click', () => onSelect(point.job, label));

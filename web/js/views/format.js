@@ -55,9 +55,22 @@ export function formatCarbonG(grams) {
   return `${scaled(grams, [[1, ' g'], [1e3, ' kg'], [1e6, ' t']])} CO2e`;
 }
 
-/** US dollars: "$0.004", "$740", "$118k", "$2.4M", "$1.1B". */
+/**
+ * US dollars: always the cents up to $999.99 ("$1.70", "$70.60", "$740.00"), two significant
+ * digits below a dollar ("$0.42", "$0.012", "$0.004"), k, M and B above ("$118k", "$2.4M").
+ */
 export function formatMoney(dollars) {
-  return scaled(dollars, [[1, ''], [1e3, 'k'], [1e6, 'M'], [1e9, 'B']], '$');
+  if (dollars === null || dollars === undefined || !Number.isFinite(dollars)) return formatNumber(dollars);
+  const abs = Math.abs(dollars);
+  const sign = dollars < 0 ? '-' : '';
+  if (abs === 0) return '$0';
+  if (abs < 0.995) {
+    // Two significant digits, at least the cents: "$0.42", "$0.50", "$0.012", "$0.004".
+    const decimals = Math.min(12, Math.max(2, 1 - Math.floor(Math.log10(abs))));
+    return `${sign}$${abs.toFixed(decimals).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
+  }
+  if (Math.round(abs * 100) < 100000) return `${sign}$${abs.toFixed(2)}`;
+  return scaled(dollars, [[1e3, 'k'], [1e6, 'M'], [1e9, 'B']], '$');
 }
 
 /** A run's wall time from its hours: "42 min", "9.5 hours", "12.4 days". */

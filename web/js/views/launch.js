@@ -7,6 +7,8 @@ import { h, setChildren } from '../dom.js';
 import { helpLink } from '../help-link.js';
 import { copyText, downloadText } from '../files.js';
 import { formatMs } from '../format.js';
+import { pageWords } from '../page-words.js';
+import { tabKeyTarget } from '../tab-keys.js';
 
 const TARGETS = [
   ['megatron', 'Megatron-Core'],
@@ -68,7 +70,7 @@ function refusal(name, part, planFor) {
   const nearest = part.nearest_plan;
   const label = LABEL_OF[name];
   return h('div', { class: 'launch-cannot' },
-    h('ul', {}, (part.cannot || []).map((line) => h('li', { text: line }))),
+    h('ul', {}, (part.cannot || []).map((line) => h('li', { text: pageWords(line) }))),
     nearest ? h('p', { class: 'launch-nearest', text: `Nearest plan it can run (${nearest.why}): ${stagesText(nearest.stages)}; `
       + `${formatMs(nearest.iteration_ms)} per iteration${nearest.feasible ? '' : ', and it does not fit in memory'}.` }) : null,
     planFor ? h('p', {}, h('button', { type: 'button', class: 'launch-plan-for', id: `launch-plan-for-${name}`,
@@ -80,12 +82,12 @@ function targetFiles(name, part, planFor) {
   if (!part.expressible) return [refusal(name, part, planFor)];
   if (name === 'flashflex') {
     const configs = { hetero_configs: part.hetero_configs, layer_partitions: part.layer_partitions, devices_id: part.devices_id };
-    return [h('p', { class: 'launch-note', text: part.notes.join(' ') }),
+    return [h('p', { class: 'launch-note', text: pageWords(part.notes.join(' ')) }),
       fileBlock(part.file_name, part.text, 'Run sh flashflex_launch.sh MACHINE on each machine, from FlashFlex\'s root: one python3 per rank, on the GPU the plan chose.'),
       fileBlock('hetero_configs.json', `${JSON.stringify(configs, null, 2)}\n`, 'The same lists for FlashFlex\'s --all_hetero_configs_path (and devices_id for its own script generator).')];
   }
   if (name === 'megatron') {
-    return [h('p', { class: 'launch-note', text: part.notes.join(' ') }),
+    return [h('p', { class: 'launch-note', text: pageWords(part.notes.join(' ')) }),
       fileBlock(part.file_name, part.text, 'One torchrun line per machine; Megatron-Core\'s default rank order then puts every rank on the GPU the plan chose.')];
   }
   if (name === 'torch') {
@@ -111,35 +113,62 @@ export function createLaunchView({ request, planFor = null }) {
   const body = h('div', { class: 'launch-body', id: 'launch-body' });
   const bundleButton = h('button', { type: 'button', id: 'launch-download-bundle', text: 'Download bundle (JSON)', disabled: true });
   const summary = h('p', { class: 'launch-engine', id: 'launch-engine', role: 'status' });
+  const stale = h('p', { class: 'stale-note', id: 'launch-stale', hidden: true, text: 'For the plan above, made for the problem as it was: the problem has changed since.' });
   const element = h('section', { class: 'launch', id: 'launch-view', 'aria-labelledby': 'launch-title', hidden: true },
     helpLink('launch'), h('h2', { id: 'launch-title', text: 'Launch' }),
     h('p', { class: 'intro', text: 'The commands and configuration that run this plan: the rank map, then each engine\'s arguments or the reason it cannot run the plan.' }),
-    summary, bundleButton, body);
+    stale, summary, bundleButton, body);
   let bundle = null;
   let selected = 'megatron';
   let shownFor = null;
   bundleButton.addEventListener('click', () => bundle && downloadText(`${JSON.stringify(bundle, null, 2)}\n`, 'launch-bundle.json', 'application/json'));
 
+  const choose = (name) => {
+    selected = name;
+    render();
+    document.getElementById(`launch-tab-${name}`)?.focus();
+  };
+  // The editor's tabs pattern (WAI-ARIA tabs): one tab in the Tab order, arrows, Home and End move.
+  const onTabKey = (event, index) => {
+    const next = tabKeyTarget(event, index, TARGETS.length);
+    if (next === null) return;
+    event.preventDefault();
+    choose(TARGETS[next][0]);
+  };
+
   function render() {
-    const tabs = h('div', { class: 'launch-tabs', role: 'tablist', 'aria-label': 'Engine' }, TARGETS.map(([name, label]) => h('button', {
+    const tabs = h('div', { class: 'launch-tabs', role: 'tablist', 'aria-label': 'Engine' }, TARGETS.map(([name, label], index) => h('button', {
       type: 'button', role: 'tab', id: `launch-tab-${name}`, 'aria-selected': String(name === selected),
+      'aria-controls': 'launch-target', tabindex: name === selected ? '0' : '-1',
       class: bundle[name].expressible ? 'launch-tab' : 'launch-tab launch-tab-cannot',
       text: bundle[name].expressible ? label : `${label} (cannot)`,
-      onclick: () => { selected = name; render(); document.getElementById(`launch-tab-${name}`)?.focus(); },
+      onclick: () => choose(name),
+      onkeydown: (event) => onTabKey(event, index),
     })));
     const part = bundle[selected];
     setChildren(body,
-      bundle.replica_note ? h('p', { class: 'hint', id: 'launch-replica-note', text: `${bundle.replica_note}.` }) : null,
+      bundle.replica_note ? h('p', { class: 'hint', id: 'launch-replica-note', text: `${pageWords(bundle.replica_note)}.` }) : null,
       h('h3', { text: 'Rank map' }),
       bundle.rank_map ? rankTable(bundle.rank_map)
         : h('p', { class: 'hint', id: 'launch-no-rank-map', text: 'The replicas differ, so they cannot run as one data-parallel pipeline: FlashFlex runs each as pipelines of its own, with its own rank list.' }),
-      bundle.assumptions?.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
+      bundle.assumptions?.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: pageWords(a) }))) : null,
       tabs, h('div', { class: 'launch-target', role: 'tabpanel', id: 'launch-target', 'aria-labelledby': `launch-tab-${selected}` },
         versionsLine(selected, part), targetFiles(selected, part, planFor)));
   }
 
   return {
     element,
+    // The plan was dropped (another problem was opened): so is its bundle.
+    clear() {
+      shownFor = null;
+      bundle = null;
+      element.hidden = true;
+      stale.hidden = true;
+      setChildren(body);
+    },
+    markStale(isStale) {
+      stale.hidden = !isStale;
+    },
     // Called with every plan the results show; a later plan replaces an earlier answer.
     async show({ problemText, result }) {
       shownFor = result;

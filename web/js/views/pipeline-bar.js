@@ -2,14 +2,13 @@
 // stage, as wide as its layers, labelled with GPU, type and site; the bottleneck stage is marked.
 
 import {el, html, svgRoot, figure, emptyView, linearScale, niceTicks, truncate, textWidth, tip, round2,
-        hatchPattern} from './svg.js';
+        hatchPattern, viewWidth} from './svg.js';
 import {colourScheme} from './colours.js';
 import {stageMetrics, bottleneckOf, microBatchesOf, totalLayersOf, siteLabel, formatMs, formatGiB, plural,
         isError, noPlanMessage} from './format.js';
 import {stageName, stageGpus, isGroup, groupTypeText, degreesText, groupTipLines, gpuCountOf,
         syncMsOf} from './groups.js';
 
-const WIDTH = 900;
 const MARGIN = {left: 12, right: 12};
 const MARKER_H = 26;
 const BAR_H = 76;
@@ -25,13 +24,15 @@ export function renderPipelineBar(container, problem, result) {
   const colours = colourScheme(problem);
   const layers = totalLayersOf(problem, stages);
   const bottleneck = bottleneckOf(result);
-  const x = linearScale(0, layers, MARGIN.left, WIDTH - MARGIN.right);
+  // As wide as its box (up to 900 px): on a phone every stage is in view, the narrow ones numbered.
+  const width = viewWidth(container);
+  const x = linearScale(0, layers, MARGIN.left, width - MARGIN.right);
   const barTop = MARKER_H;
   const height = MARKER_H + BAR_H + AXIS_H + LEGEND_H;
 
   const label = `Pipeline of ${plural(stages.length, 'stage')} over ${plural(layers, 'layer')}; ` +
     `bottleneck stage ${bottleneck + 1} on ${stageName(problem, stages[bottleneck])}; iteration ${formatMs(result.iteration_ms)}`;
-  const svg = svgRoot(WIDTH, height, label, 'gt-pb-svg');
+  const svg = svgRoot(width, height, label, 'gt-pb-svg');
   const defs = svg.appendChild(el('defs'));
   const hatch = hatchPattern(defs, 'gt-pb-hatch', 'hsl(0 75% 45% / 0.55)');
 
@@ -42,9 +43,9 @@ export function renderPipelineBar(container, problem, result) {
     first += stage.layers;
     svg.appendChild(stageBlock(problem, stage, q, x0, x1, barTop, colours, q === bottleneck, hatch));
   });
-  svg.appendChild(bottleneckMarker(stages[bottleneck], bottleneck, stages, x));
+  svg.appendChild(bottleneckMarker(stages[bottleneck], bottleneck, stages, x, width));
   svg.appendChild(layerAxis(stages, layers, x, barTop + BAR_H));
-  svg.appendChild(siteLegend(stages, colours, barTop + BAR_H + AXIS_H + 14));
+  svg.appendChild(siteLegend(stages, colours, barTop + BAR_H + AXIS_H + 14, width));
 
   return figure(container, 'gt-pipeline-bar', svg, caption(problem, result, stages, bottleneck));
 }
@@ -112,12 +113,12 @@ function stageTip(problem, stage, q, isBottleneck) {
   return parts.join('\n');
 }
 
-function bottleneckMarker(stage, q, stages, x) {
+function bottleneckMarker(stage, q, stages, x, width) {
   const before = stages.slice(0, q).reduce((sum, s) => sum + s.layers, 0);
   const centre = x(before + stage.layers / 2);
   const text = `bottleneck: ${formatMs(stage.stage_ms)} per micro-batch`;
   const half = textWidth(text, FONT) / 2;
-  const tx = Math.min(Math.max(centre, MARGIN.left + half), WIDTH - MARGIN.right - half);
+  const tx = Math.min(Math.max(centre, MARGIN.left + half), width - MARGIN.right - half);
   return el('g', {class: 'gt-pb-marker'}, [
     el('path', {d: `M${round2(centre - 6)},${MARKER_H - 9} L${round2(centre + 6)},${MARKER_H - 9} ` +
                    `L${round2(centre)},${MARKER_H - 2} Z`, class: 'gt-pb-marker-arrow'}),
@@ -130,11 +131,17 @@ function layerAxis(stages, layers, x, top) {
   group.appendChild(el('line', {x1: x(0), x2: x(layers), y1: top + 0.5, y2: top + 0.5}));
   let ticks;
   if (stages.length <= 24) {
-    ticks = [0];
-    stages.reduce((sum, s) => { ticks.push(sum + s.layers); return sum + s.layers; }, 0);
-    // Stage boundaries closer than a label's width would overlap: keep the first of each crowd.
-    ticks = ticks.filter((t, k) => k === 0 || t === layers || x(t) - x(ticks[k - 1]) >= 16);
-    ticks = [...new Set([...ticks, layers])];
+    const bounds = [0];
+    stages.reduce((sum, s) => { bounds.push(sum + s.layers); return sum + s.layers; }, 0);
+    // Stage boundaries closer than their labels' widths would overlap: keep the first of each
+    // crowd, and the last (L) always, dropping the kept one before it when they would touch.
+    const room = (a, b) => x(b) - x(a) >= (textWidth(String(a), 11) + textWidth(String(b), 11)) / 2 + 6;
+    ticks = [];
+    for (const t of bounds) if (ticks.length === 0 || room(ticks[ticks.length - 1], t)) ticks.push(t);
+    if (ticks[ticks.length - 1] !== layers) {
+      while (ticks.length > 1 && !room(ticks[ticks.length - 1], layers)) ticks.pop();
+      ticks.push(layers);
+    }
   } else {
     ticks = niceTicks(0, layers, 10).filter((t) => Number.isInteger(t));
   }
@@ -147,15 +154,20 @@ function layerAxis(stages, layers, x, top) {
   return group;
 }
 
-function siteLegend(stages, colours, y) {
+function siteLegend(stages, colours, y, drawingWidth) {
   const used = [...new Set(stages.map((s) => (s.site === undefined ? '' : String(s.site))))];
   const group = el('g', {class: 'gt-legend'});
   let cursor = MARGIN.left;
-  for (const site of used) {
+  const limit = drawingWidth - MARGIN.right;
+  for (const [k, site] of used.entries()) {
     const name = truncate(siteLabel(site), 28);
     const width = 16 + textWidth(name, FONT) + 18;
-    if (cursor + width > WIDTH - MARGIN.right) {
-      group.appendChild(el('text', {x: cursor, y}, `+${used.length - used.indexOf(site)} more sites`));
+    // Room for this site, and for "+N more" after it when sites are left: else "+N more" here.
+    const more = (n) => `+${n} more`;
+    const after = k + 1 < used.length ? textWidth(more(used.length - k - 1), FONT) + 4 : 0;
+    if (cursor + width + after > limit) {
+      group.appendChild(el('text', {x: cursor, y}, [more(used.length - k),
+        tip(used.slice(k).map(siteLabel).join(', '))]));
       break;
     }
     group.appendChild(el('rect', {x: cursor, y: y - 10, width: 11, height: 11, rx: 2, fill: colours.siteLight(site),

@@ -69,10 +69,11 @@ function metricRow(metric, sites, colours, width, top) {
   if (!(metric.total > 0)) return g;
   let x = PAD;
   const span = right - PAD;
-  for (const site of sites) {
+  const shares = wholeShares(sites.map((site) => metric.parts(site).reduce((a, p) => a + p.value, 0)));
+  sites.forEach((site, index) => {
     const parts = metric.parts(site);
     const siteTotal = parts.reduce((a, p) => a + p.value, 0);
-    if (!(siteTotal > 0)) continue;
+    if (!(siteTotal > 0)) return;
     const siteX = x;
     let solidEnd = x;  // the label sits on the site's solid part (white text on its colour)
     for (const part of parts) {
@@ -87,8 +88,9 @@ function metricRow(metric, sites, colours, width, top) {
       x += w;
       if (!part.pale) solidEnd = x;
     }
-    // The site's share inside its part of the bar when it fits.
-    const share = `${formatNumber((siteTotal / metric.total) * 100, 0)} %`;
+    // The site's share of the total (its electricity and rental together, as the table's Cost
+    // column), inside its part of the bar when it fits.
+    const share = shares[index];
     const text = `${siteLabel(site.site)} ${share}`;
     // On the solid part in white; when that is too narrow (a cost that is mostly rent), on the
     // pale part in dark text.
@@ -97,10 +99,26 @@ function metricRow(metric, sites, colours, width, top) {
     const onPale = onSolid ? '' : fit(x - solidEnd);
     if (onSolid || onPale) {
       g.appendChild(el('text', {x: round2((onSolid ? siteX : solidEnd) + 4), y: barTop + BAR_H / 2 + 4,
-                                class: onSolid ? 'gt-sc-share' : 'gt-sc-share is-dark'}, onSolid || onPale));
+                                class: onSolid ? 'gt-sc-share' : 'gt-sc-share is-dark', 'data-share': share}, onSolid || onPale));
     }
-  }
+  });
   return g;
+}
+
+// Whole percentages that add up to 100 (largest remainders), as the dollars beside them do;
+// a share that rounds to 0 shows as "<1 %", never as "0 %" or "0.4 %" beside a "100 %".
+export function wholeShares(values) {
+  const total = values.reduce((a, v) => a + (v > 0 ? v : 0), 0);
+  if (!(total > 0)) return values.map(() => '');
+  const exact = values.map((v) => (v > 0 ? (v / total) * 100 : 0));
+  const whole = exact.map(Math.floor);
+  let left = 100 - whole.reduce((a, v) => a + v, 0);
+  const order = exact.map((v, i) => [v - whole[i], i]).sort((a, b) => b[0] - a[0]);
+  for (const [, i] of order) {
+    if (left <= 0) break;
+    if (exact[i] > 0) whole[i] += 1, left -= 1;
+  }
+  return whole.map((w, i) => (values[i] > 0 ? (w === 0 ? '<1 %' : `${w} %`) : ''));
 }
 
 // Legend entries flow into rows that fit the drawing's width.

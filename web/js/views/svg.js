@@ -60,6 +60,15 @@ export function svgRoot(width, height, label, className) {
   }, el('title', null, label));
 }
 
+/**
+ * The width to draw a view at: its box's, between `min` and `max` (900 px, the width the views were
+ * designed at). A phone's 299 px box then gets a 299 px drawing, not a 900 px one to scroll through.
+ */
+export function viewWidth(container, {min = 280, max = 900} = {}) {
+  const available = Math.floor(container?.clientWidth || 0);
+  return available > 0 ? Math.max(min, Math.min(max, available)) : max;
+}
+
 /** A <title> child: the browser shows it as a native tooltip on hover. */
 export function tip(text) {
   return el('title', null, text);

@@ -9,7 +9,9 @@ const MIN_RADIUS = 2.5;
 
 export function layoutSites(sites, width) {
   const count = Math.max(1, sites.length);
-  const cols = count <= 3 ? count : Math.ceil(Math.sqrt(count * 1.6));
+  // A narrow drawing (a phone) keeps boxes at least about 140 px wide: more rows, fewer columns.
+  const most = Math.max(1, Math.floor(width / 140));
+  const cols = Math.min(most, count <= 3 ? count : Math.ceil(Math.sqrt(count * 1.6)));
   const rows = Math.ceil(count / cols);
   const boxW = (width - PAD * (cols + 1)) / cols;
   const largest = Math.max(1, ...sites.map((s) => s.gpus.length));

@@ -4,7 +4,7 @@
 // under the drawing for keyboards and screen readers. Sites sit on a grid so arrows stay readable
 // from 1 GPU to hundreds.
 
-import {el, html, svgRoot, figure, emptyView, truncate, textWidth, tip, round2, uniqueId, append} from './svg.js';
+import {el, html, svgRoot, figure, emptyView, truncate, textWidth, tip, round2, uniqueId, append, viewWidth} from './svg.js';
 import {colourScheme} from './colours.js';
 import {stageMetrics, bottleneckOf, siteLabel, formatGiB, formatNumber, plural, isError, errorText,
         linkText} from './format.js';
@@ -12,7 +12,6 @@ import {layoutSites} from './topology-layout.js';
 import {groupOutlines} from './topology-groups.js';
 import {stageGpus, stageName, gpuCountOf, planHasGroups} from './groups.js';
 
-const WIDTH = 900;
 const MAX_LISTED_LINKS = 40;
 
 export function renderTopology(container, problem, result) {
@@ -20,7 +19,8 @@ export function renderTopology(container, problem, result) {
   if (gpus.length === 0) return emptyView(container, 'gt-topology', 'No GPUs in the problem.');
   const stages = isError(result) ? [] : stageMetrics(result);
   const colours = colourScheme(problem);
-  const layout = layoutSites(colours.sites, WIDTH);
+  const width = viewWidth(container);
+  const layout = layoutSites(colours.sites, width);
   // Every GPU of a group belongs to its stage; the arrows join each stage's first GPU (the one that
   // sends and receives the activations).
   const stageOf = new Map(stages.flatMap((s, q) => stageGpus(s).map((id) => [id, q])));
@@ -32,14 +32,14 @@ export function renderTopology(container, problem, result) {
   const label = `GPU pool of ${plural(gpus.length, 'GPU')} on ${plural(colours.sites.length, 'site')}` +
     (stages.length > 0 ? `; pipeline of ${plural(stages.length, 'stage')} through ${plural(gpuCountOf(stages), 'GPU')} with ${plural(crossSite, 'cross-site hop')}`
       : '; no plan');
-  const svg = svgRoot(WIDTH, layout.height, label, 'gt-topo-svg');
+  const svg = svgRoot(width, layout.height, label, 'gt-topo-svg');
   const defs = svg.appendChild(el('defs'));
   const arrowSize = layout.nodeRadius < 6 ? 6 : 9;
   const markers = {local: arrowMarker(defs, 'gt-topo-arrow', arrowSize), cross: arrowMarker(defs, 'gt-topo-arrow-x', arrowSize)};
 
   svg.appendChild(siteRegions(layout, colours, stageOf));
   if (planHasGroups(stages)) svg.appendChild(groupOutlines(layout, stages, colours, names));
-  svg.appendChild(edges(hops, markers, stages.length, occupiedBoxes(layout, stageOf)));
+  svg.appendChild(edges(hops, markers, stages.length, occupiedBoxes(layout, stageOf), {width, height: layout.height}));
   svg.appendChild(nodes(layout, colours, stageOf, stages, bottleneck));
 
   const body = [svg];
@@ -186,7 +186,9 @@ const onCurve = (t, p0, p1, p2) => (1 - t) * (1 - t) * p0 + 2 * (1 - t) * t * p1
 // Link labels go beside their curve where they cover no site name, GPU or other label: a few
 // spots along it and on either side are tried; a label with no free spot is left out (the arrow's
 // tooltip and the list under the drawing still give its figures).
-function edges(hops, markers, stageCount, occupied = []) {
+function edges(hops, markers, stageCount, occupied = [], frame = {width: Infinity, height: Infinity}) {
+  // A label must also stay inside the drawing: the svg's edge would cut it.
+  const inside = (box) => box.x0 >= 1 && box.y0 >= 1 && box.x1 <= frame.width - 1 && box.y1 <= frame.height - 1;
   const group = el('g', {class: 'gt-topo-edges'});
   const labelled = stageCount <= 12;
   const taken = [...occupied];
@@ -215,7 +217,7 @@ function edges(hops, markers, stageCount, occupied = []) {
         for (const side of [9, 18, -12, -22, 30]) {
           const candidate = {x: mx - (dy / length) * side, y: my + (dx / length) * side + 4};
           const box = labelBox(candidate.x, candidate.y, text, EDGE_LABEL_PX);
-          if (!taken.some((b) => overlaps(b, box))) {
+          if (inside(box) && !taken.some((b) => overlaps(b, box))) {
             spot = candidate;
             taken.push(box);
             break;
@@ -260,6 +262,9 @@ function caption(gpus, stages, names, hops, crossSite) {
   if (slowest && hops.length > 1) {
     parts.push(`Highest-latency link on the path: ${slowest.a.gpu} → ${slowest.b.gpu}, ${linkText(slowest.forward)}. `);
   }
-  parts.push('Grey: unused GPUs. Hover an arrow for its link figures.');
+  const unused = gpus.length > gpuCountOf(stages);
+  if (unused) parts.push('Grey: unused GPUs. ');
+  // Only a plan of two stages or more has arrows to hover.
+  if (hops.length > 0) parts.push('Hover or focus an arrow for its link figures; the list below gives them all.');
   return parts;
 }
