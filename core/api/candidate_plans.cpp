@@ -1,0 +1,76 @@
+#include "api/candidate_plans.hpp"
+
+#include "model/group_layout.hpp"
+#include "search/exact/gpu_symmetry.hpp"
+#include "search/memetic/chromosome.hpp"
+#include "search/memetic/memetic.hpp"
+
+namespace geotrain {
+
+namespace {
+
+// Plans that differ only by swapping interchangeable GPUs (the same figures
+// and links, gpu_symmetry.hpp) cost the same, analytic and simulated: one of
+// them is kept. GPUs compare by their class.
+bool same_plan(const CandidatePlan& a, const CandidatePlan& b, const GpuClasses& classes) {
+  if (a.micro_batch_size != b.micro_batch_size || a.plan.size() != b.plan.size()) return false;
+  for (std::size_t q = 0; q < a.plan.size(); ++q) {
+    const GroupStage &x = a.plan[q], &y = b.plan[q];
+    if (x.tensor_parallel != y.tensor_parallel || x.layers != y.layers || x.gpus.size() != y.gpus.size()) return false;
+    for (std::size_t k = 0; k < x.gpus.size(); ++k) {
+      const int gx = x.gpus[k], gy = y.gpus[k];
+      if (gx != gy && (!x.single() || classes.class_of[gx] != classes.class_of[gy])) return false;
+    }
+  }
+  return true;
+}
+
+void add_distinct(std::vector<CandidatePlan>& out, CandidatePlan candidate, const GpuClasses& classes) {
+  for (const CandidatePlan& c : out)
+    if (same_plan(c, candidate, classes)) return;
+  out.push_back(std::move(candidate));
+}
+
+// The final population of the memetic run on the prepared (pipeline) model.
+void add_population(std::vector<CandidatePlan>& out, const PreparedProblem& prepared, int count,
+                    const GpuClasses& classes, const ProgressCallback& progress) {
+  MemeticRun run(prepared.model, prepared.problem.search);
+  while (!run.finished()) {
+    run.step();
+    if (progress && !progress(run.progress())) run.cancel();
+  }
+  const SolveResult best = run.result();
+  for (const Chromosome& c : run.population()) {
+    if (static_cast<int>(out.size()) >= count) break;
+    if (!c.cost.feasible && !out.empty()) continue;
+    CandidatePlan candidate;
+    candidate.plan = to_group_plan(decode_genes(c.genes));
+    candidate.cost = c.cost;
+    candidate.result = best;
+    add_distinct(out, std::move(candidate), classes);
+  }
+}
+
+}  // namespace
+
+std::vector<CandidatePlan> candidate_plans(const PreparedProblem& prepared, const SolveOptions& options, int count,
+                                           const ProgressCallback& progress) {
+  std::vector<CandidatePlan> out;
+  const Problem& problem = prepared.problem;
+  const bool one_run = options.method == Method::memetic && problem.search.parallelism == Parallelism::pipeline &&
+                       !problem.search.micro_batch_auto;
+  if (!one_run) {
+    const SolveResult r = run_method(prepared, options, progress);
+    CandidatePlan first;
+    first.plan = r.layout.empty() ? to_group_plan(r.plan) : to_group_plan(r.plan, r.layout);
+    first.micro_batch_size = r.micro_batch_size == problem.model.micro_batch_size ? 0 : r.micro_batch_size;
+    first.cost = r.cost;
+    first.result = r;
+    out.push_back(std::move(first));
+  }
+  if (static_cast<int>(out.size()) < count)
+    add_population(out, prepared, count, interchangeable_gpu_classes(prepared.model), progress);
+  return out;
+}
+
+}  // namespace geotrain
