@@ -159,3 +159,33 @@ test('Planner.stepReporting forwards exact\'s live progress', () => {
     planner.delete();
   }
 });
+
+// The simulated schedule (core/sim/): simulate, robustness and solve with search.rank_by give the
+// CLI's figures bit for bit, events included.
+for (const file of ['three-sites.json', 'straggler-4gpu.json', 'mixed-nodes.json']) {
+  test(`${file}: simulate agrees with the CLI, events included, in both send modes`, () => {
+    const problemPath = path.join(examplesDir, file);
+    const problem = readFileSync(problemPath, 'utf8');
+    const plan = JSON.stringify(runCli(['solve', problemPath, '--method', 'metis-improved']));
+    for (const sends of ['blocking', 'overlapped']) {
+      const wasm = JSON.parse(module.simulate(problem, plan, JSON.stringify({ sends, events: true })));
+      const native = JSON.parse(execFileSync(cli, ['simulate', problemPath, '-', '--sends', sends, '--events'], { input: plan, encoding: 'utf8' }));
+      assert.equal(wasm.error, undefined, JSON.stringify(wasm.error));
+      assert.ok(wasm.events.length > 0);
+      assert.deepEqual(wasm, native);
+    }
+  });
+}
+
+test('robustness and a simulated ranking agree with the CLI', () => {
+  const problemPath = path.join(examplesDir, 'three-sites.json');
+  const problem = readFileSync(problemPath, 'utf8');
+  const wasm = JSON.parse(module.robustness(problem, JSON.stringify({ plans: 3, scenarios: 25, seed: 2 })));
+  assert.deepEqual(wasm, runCli(['robustness', problemPath, '--plans', '3', '--scenarios', '25', '--seed', '2']));
+  const ranked = JSON.parse(module.solve(problem, JSON.stringify({ rank_by: 'simulated', time_limit_s: 600 })));
+  assert.deepEqual(comparable(ranked), comparable(runCli(['solve', problemPath, '--rank-by', 'simulated', '--time-limit', '600'])));
+  assert.equal(ranked.rank_by, 'simulated');
+  const bad = JSON.parse(module.simulate(problem, '{"stages": []}', '{"sends": "sideways"}'));
+  assert.equal(bad.error.kind, 'input');
+  assert.match(bad.error.messages.join('\n'), /options\.sends/);
+});

@@ -44,9 +44,12 @@ void add_population(std::vector<CandidatePlan>& out, const PreparedProblem& prep
     if (static_cast<int>(out.size()) >= count) break;
     if (!c.cost.feasible && !out.empty()) continue;
     CandidatePlan candidate;
-    candidate.plan = to_group_plan(decode_genes(c.genes));
-    candidate.cost = c.cost;
     candidate.result = best;
+    candidate.result.plan = decode_genes(c.genes);
+    candidate.result.layout.clear();
+    candidate.result.cost = c.cost;
+    candidate.plan = to_group_plan(candidate.result.plan);
+    candidate.cost = c.cost;
     add_distinct(out, std::move(candidate), classes);
   }
 }

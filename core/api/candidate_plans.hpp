@@ -15,7 +15,9 @@ struct CandidatePlan {
   GroupPlan plan;
   std::int64_t micro_batch_size = 0;  // 0: the problem's own u
   PlanCost cost;                      // analytic, on the plan's own model
-  SolveResult result;                 // the run that found it (the method's for the first)
+  // The run that found it, with this plan (plan, layout, cost and u are the
+  // candidate's own; evaluations, generations and times are the run's).
+  SolveResult result;
 };
 
 // At most `count` plans (>= 1), every one feasible when any is. With the

@@ -32,6 +32,7 @@ struct SolveOptions {
   std::optional<Parallelism> parallelism;  // overrides search.parallelism
   std::optional<ObjectiveWeights> weights; // overrides objective.weights (and lambda); lambda wins over the file's weights
   std::optional<bool> micro_batch_auto;    // overrides search.micro_batch_size ("auto" = true)
+  std::optional<RankBy> rank_by;           // overrides search.rank_by
 };
 
 // Whether the method can be held to a fixed stage count.

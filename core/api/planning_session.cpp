@@ -43,9 +43,12 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
   const PreparedProblem& p = *prepared_;
-  // "auto" plans one problem per micro-batch size: it runs in one go, as
+  // "auto" plans one problem per micro-batch size, and search.rank_by
+  // "simulated" ranks the best plans of a whole run: both run in one go, as
   // exact does, reporting progress from inside the step.
-  if (options.method != Method::memetic || p.problem.search.micro_batch_auto) return;
+  if (options.method != Method::memetic || p.problem.search.micro_batch_auto ||
+      p.problem.search.rank_by != RankBy::analytic)
+    return;
   if (p.problem.search.parallelism == Parallelism::hybrid)
     memetic_ = std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
   else
@@ -57,7 +60,12 @@ PlanningSession::~PlanningSession() = default;
 bool PlanningSession::step(double budget_ms, const ProgressCallback& report) {
   if (finished_) return true;
   if (!memetic_) {
-    result_ = run_method(*prepared_, options_, report);
+    if (prepared_->problem.search.rank_by != RankBy::analytic) {
+      ranked_ = solve_ranked(*prepared_, options_, report);
+      result_ = ranked_->candidates[static_cast<std::size_t>(ranked_->chosen)].candidate.result;
+    } else {
+      result_ = run_method(*prepared_, options_, report);
+    }
     finished_ = true;
     return true;
   }
@@ -102,6 +110,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
 }
 
 nlohmann::ordered_json PlanningSession::result_json() const {
+  if (ranked_) return ranked_result_to_json(*prepared_, *ranked_, warnings_);
   return solve_result_to_json(*prepared_, current_result(), warnings_);
 }
 

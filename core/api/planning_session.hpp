@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/planner.hpp"
+#include "api/simulated_ranking.hpp"
 
 namespace geotrain {
 
@@ -50,6 +51,7 @@ class PlanningSession {
   std::unique_ptr<PreparedProblem> prepared_;
   std::unique_ptr<SteppedRun> memetic_;
   std::optional<SolveResult> result_;  // set when a non-memetic method has run
+  std::optional<RankedSolve> ranked_;  // set when search.rank_by has ranked the best plans by simulation
   bool finished_ = false;
 };
 

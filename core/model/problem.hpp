@@ -47,6 +47,12 @@ struct Training {
 // and data parallelism inside a stage (stage-groups.md).
 enum class Parallelism { pipeline, hybrid };
 
+// How the planner picks among its best candidate plans (issue 25): by the
+// analytic objective (the paper's, the default), or by the objective with the
+// event-level simulation's iteration time (blocking or overlapped sends) in
+// place of the formula's (docs/simulation.md, "Ranking by the simulation").
+enum class RankBy { analytic, simulated, simulated_overlapped };
+
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
 struct SearchSettings {
   Parallelism parallelism = Parallelism::pipeline;
@@ -61,6 +67,7 @@ struct SearchSettings {
   bool shift_both_ways = false;
   // search.micro_batch_size "auto": also choose u among the divisors of B.
   bool micro_batch_auto = false;
+  RankBy rank_by = RankBy::analytic;  // search.rank_by
   double time_limit_s = 120;
   int patience = 100;
   int max_generations = 500;

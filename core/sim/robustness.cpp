@@ -36,7 +36,7 @@ Scenario draw_scenario(const PipelineTimings& timings, const RobustnessSettings&
     for (int g : device)
       if (std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(g);
   Rng pick = keyed_rng(settings.seed, index, kStragglerKey);
-  out.straggler_gpu = gpus[static_cast<std::size_t>(pick.below(gpus.size()))];
+  if (!gpus.empty()) out.straggler_gpu = gpus[static_cast<std::size_t>(pick.below(gpus.size()))];
   out.conditions.devices.resize(timings.devices.size());
   for (std::size_t d = 0; d < timings.devices.size(); ++d) {
     const auto& device = timings.devices[d];

@@ -31,7 +31,8 @@ function start() {
   let runPanel = null;
   const editor = createEditor({ store, tools, onChecked: () => runPanel?.refreshBudget() });
   $('editor').append(editor.element);
-  const results = createResults();
+  // The 1F1B timeline draws the plan's simulated schedule (core/sim/), from the tools worker.
+  const results = createResults({ simulate: (problem, plan, options) => tools.call('simulate', { problem, plan, options }) });
   $('results-area').append(results.element);
   // Launch view (issue 12): every plan the results show also gets its launch bundle.
   const launch = createLaunchView({ request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }) });

@@ -10,7 +10,7 @@ import { microBatchText, perIterationText, referencesList, runLengthText, runTot
 const VIEW_BOXES = [
   ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; block widths follow the number of layers.'],
   ['stages', 'Stages', 'Per-stage compute, sends, memory and energy; the bottleneck sets the pace.'],
-  ['timeline', '1F1B timeline', 'Forward and backward passes of each micro-batch on each stage.'],
+  ['timeline', '1F1B timeline', 'The schedule simulated event by event: each micro-batch\'s forward and backward on each stage, and the transfers between stages.'],
   ['topology', 'Topology', 'Sites, GPUs and the links the plan uses.'],
   ['sites', 'Per site', 'Energy, carbon and money by site: the sites\' grid carbon, PUE and electricity price, and the GPUs\' rental.'],
   ['comparison', 'Comparison', 'The plan against the uniform and METIS-style baselines on the same problem.'],
@@ -72,7 +72,9 @@ function showTotals(element, result) {
   else if (perIteration) element.append(h('span', { class: 'run-totals-figures', text: perIteration }));
 }
 
-export function createResults() {
+// simulate(problemText, plan, request): a promise of the plan's simulated schedule (the module's
+// `simulate`), which the 1F1B timeline draws; without it the timeline says it cannot.
+export function createResults({ simulate } = {}) {
   const summary = h('dl', { class: 'result-summary', id: 'result-summary' });
   const stale = h('p', { class: 'stale-note', hidden: true, text: 'The problem has changed since this plan was made: plan again to update it.' });
   const warnings = h('ul', { class: 'result-warnings' });
@@ -134,7 +136,8 @@ export function createResults() {
       boxSections.sites.hidden = !perSite;
       if (!perSite) boxes.sites.replaceChildren();
       const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
-      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result)));
+      const options = { timeline: simulate ? { simulate: (request) => simulate(problemText, result, request) } : {} };
+      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result, options[name])));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;

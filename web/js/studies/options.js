@@ -38,6 +38,11 @@ export const STUDIES = [
     blurb: 'Plans on each site alone and on every pair of sites, with the problem\'s objective and the whole problem\'s references so that the objectives compare: the best place to train, and the fastest, the cleanest (least carbon) and the cheapest.',
     fields: ['seeds', 'method', 'time_limit_s'],
   },
+  {
+    kind: 'robustness', label: 'Robustness: jittered links and a straggler', direct: true,
+    blurb: 'The planner\'s best few plans, each simulated event by event as planned and under random scenarios in which every link\'s bandwidth is off by up to the jitter and one of the plan\'s GPUs is slower: prefer the plan that degrades least. The same seed gives the same scenarios.',
+    fields: ['plans', 'scenarios', 'jitter', 'straggler_slowdown', 'method', 'time_limit_s'],
+  },
 ];
 
 export const DEFAULT_VALUES = {
@@ -74,7 +79,8 @@ export class OptionError extends Error {
   }
 }
 
-// fields: {axes ("time,energy"), lambdas, values, seeds, method, time_limit_s} as typed. Range checks are the module's
+// fields: {axes ("time,energy"), lambdas, values, seeds, method, time_limit_s, plans, scenarios, jitter,
+// straggler_slowdown} as typed. Range checks are the module's
 // (its messages name study.<field>, and the panel shows them at that field).
 export function studyOptions(kind, fields) {
   const study = studyByKind(kind);
@@ -92,5 +98,8 @@ export function studyOptions(kind, fields) {
   if (uses('seeds') && String(fields.seeds).trim()) options.seeds = parseList(fields.seeds, 'seeds')[0];
   if (uses('method')) options.method = fields.method;
   if (uses('time_limit_s') && String(fields.time_limit_s).trim()) options.time_limit_s = parseList(fields.time_limit_s, 'time_limit_s')[0];
+  for (const name of ['plans', 'scenarios', 'jitter', 'straggler_slowdown']) {
+    if (uses(name) && String(fields[name] ?? '').trim()) options[name] = parseList(fields[name], name)[0];
+  }
   return options;
 }
