@@ -90,6 +90,7 @@ class Simulator {
   std::vector<StageState> stages_;
   std::vector<Pending> heap_;
   std::vector<double> link_free_;
+  std::vector<char> link_private_;  // one sender: its transfers need no ordering by the heap
   Schedule schedule_;
 };
 

@@ -104,7 +104,7 @@ function draw(container, problem, result, simulation, options) {
   const extra = [];
   if (stages.some((s) => s.tensor_parallel_ms > 0)) extra.push({label: 'tensor', attrs: {fill: TENSOR_FILL}});
   if (schedule.sync > 0) extra.push({label: 'grad sync', attrs: {fill: SYNC_FILL}});
-  svg.appendChild(legend(LEFT, PHASE_H + plotH + AXIS_H + 14, bubble, {blocking, transfers: gap > 0 && q > 1, extra}));
+  svg.appendChild(legend(LEFT, PHASE_H + plotH + AXIS_H + 14, bubble, {blocking: blocking && q > 1, transfers: gap > 0 && q > 1, extra}));
 
   const body = typeof options.simulate === 'function' ? [sendChoice(container, problem, result, options, schedule.sends), svg] : svg;
   const node = figure(container, 'gt-timeline', body, caption(schedule, stages, names, bottleneck, gap > 0, planHasGroups(stages)));
@@ -284,11 +284,11 @@ function caption(schedule, stages, names, bottleneck, transfersDrawn, grouped) {
     html('strong', null, `Simulated iteration ${formatMs(schedule.iteration)}`),
     ` (${schedule.sends} sends) against the formula's ${formatMs(schedule.analytic)} (stage times + ` +
     `${formatNumber(m - 1)} × the bottleneck, stage ${bottleneck + 1}, ${names[bottleneck]}): ${change}. `,
-    html('span', {class: 'gt-tl-why'}, differenceSentence(schedule)),
+    html('span', {class: 'gt-tl-why'}, stages.length === 1 ? 'With one stage nothing waits for another: the formula is exact.' : differenceSentence(schedule)),
     ` Bubble: ${formatNumber(schedule.bubbleFraction * 100)}% of GPU time idle (hatched). Light blocks are forwards, dark ` +
     'blocks backwards, numbered by micro-batch' +
-    (schedule.sends === 'blocking' ? '; grey in a row is a GPU waiting for its send to arrive' : '') +
-    (transfersDrawn ? '; the bars between rows are the transfers, activations going down and gradients coming back, one at a time on each link' : '') +
+    (schedule.sends === 'blocking' && stages.length > 1 ? '; grey in a row is a GPU waiting for its send to arrive' : '') +
+    (transfersDrawn && stages.length > 1 ? '; the bars between rows are the transfers, activations going down and gradients coming back, one at a time on each link' : '') +
     (grouped ? '; purple is a stage\'s tensor all-reduces, and a stage of a group is drawn once for all its GPUs.' : '.') +
     (schedule.sync > 0 ? ` The gradient sync (${formatMs(schedule.sync)}) follows the cool-down.` : ''),
   ];
