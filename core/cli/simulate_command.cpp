@@ -44,7 +44,7 @@ CommandSpec simulate_command() {
        "with --events, only the first and last N micro-batches' events; the rest merged per stage"},
       {"--trace", "TRACE.json", ValueKind::text, "trace", "", "none",
        "replay changing link bandwidth, latency and GPU slowdowns (docs/simulation.md, \"Traces\")"},
-      {"--iterations", "N", ValueKind::number, "iterations", "iterations", "the trace's iterations (1)",
+      {"--iterations", "N", ValueKind::number, "iterations", "", "the trace's iterations (1)",
        "with --trace, how many iterations to run back to back"},
   };
   spec.run = run_simulate;

@@ -192,6 +192,8 @@ test('a plan too large to draw whole: first and last micro-batches, the rest mer
   assert.match(await page.textContent('#view-timeline .gt-note'), new RegExp(`of ${m.toLocaleString('en-US')} \\(${drawn} drawn\\)`));
   assert.deepEqual(await smallTexts(page, '#results'), []);
   await page.locator('section.view-timeline').screenshot({ path: 'build/artifacts/simulation-timeline-large.png' });
+  await page.setViewportSize(PHONE);
+  assert.deepEqual(await smallTexts(page, '#results'), [], 'no text under 9 px at 390x844');
   assert.deepEqual(errors, []);
   await context.close();
 });
