@@ -280,6 +280,7 @@ TEST(Simulator, StageGroupPlanFromTheCostModel) {
   // d = 1 everywhere: nothing after the drain.
   EXPECT_EQ(t.after_drain_s, 0.0);
   EXPECT_GT(simulate(t).iteration_s, 0.0);
+  EXPECT_EQ(simulate(p, plan).iteration_s, simulate(t).iteration_s);  // simulate(problem, plan, options)
 }
 
 TEST(Simulator, RefusesTimingsItCannotRun) {

@@ -16,6 +16,7 @@
 #include "model/network.hpp"
 #include "model/plan.hpp"
 #include "model/problem.hpp"
+#include "sim/simulator.hpp"
 #include "sim/timing.hpp"
 
 namespace geotrain {
@@ -43,5 +44,10 @@ PipelineTimings pipeline_timings(const Problem& problem, const std::vector<std::
 PipelineTimings pipeline_timings(const Problem& problem, const GroupPlan& plan);
 PipelineTimings pipeline_timings(const Problem& problem, const std::vector<std::optional<ResolvedLink>>& links,
                                  const GroupPlan& plan);
+
+// The plan built and simulated in one call: simulate(problem, plan, options).
+inline Schedule simulate(const Problem& problem, const GroupPlan& plan, const SimulationOptions& options = {}) {
+  return simulate(pipeline_timings(problem, plan), options);
+}
 
 }  // namespace geotrain
