@@ -39,7 +39,8 @@ test('every example has a golden bundle', () => {
 for (const name of exampleNames) {
   test(`${name}: launch gives the golden bundle for the stored plan`, () => {
     const expected = goldenBundle(name);
-    const plan = write(`${name}-plan.json`, { stages: expected.plan });
+    // A replica plan's bundle keeps its replicas (the plan it launches joins them).
+    const plan = write(`${name}-plan.json`, expected.replicas ? { replicas: expected.replicas } : { stages: expected.plan });
     const r = run(['launch', path.join(examples, `${name}.json`), plan]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), expected, `bundle differs; if intended, run tests/golden/launch/regenerate.sh`);
@@ -103,7 +104,7 @@ test('launch refuses bad usage (exit 2) and bad plans (exit 1) with a message', 
   const plan = write('plan.json', { stages: [{ gpu: 'g0', layers: 4 }] });
   const badTarget = run(['launch', pool, plan, '--target', 'jax']);
   assert.equal(badTarget.code, 2);
-  assert.match(badTarget.stderr, /--target must be megatron, torch, deepspeed or all, got 'jax'/);
+  assert.match(badTarget.stderr, /--target must be megatron, torch, deepspeed, flashflex or all, got 'jax'/);
   assert.equal(run(['launch', pool]).code, 2);
   assert.equal(run(['launch', pool, plan, '--format', 'x']).code, 2);
   const wrong = run(['launch', pool, write('bad.json', { stages: [{ gpu: 'g9', layers: 4 }] })]);

@@ -4,13 +4,11 @@
 // deterministic, and the hybrid forms of the baselines.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "api/api.hpp"
 #include "api/planner.hpp"
 #include "model/input_error.hpp"
 #include "model/problem_json.hpp"
+#include "example_files.hpp"
 #include "random_node_pool.hpp"
 #include "search/space/hybrid_layouts.hpp"
 #include "search/memetic/hybrid_memetic.hpp"
@@ -212,25 +210,11 @@ TEST(HybridSearch, PlansWhenNoPipelinePlanFits) {
   for (const Stage& stage : r.plan) EXPECT_GT(r.layout[static_cast<std::size_t>(stage.gpu)].tensor_parallel, 1);
 }
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(GEOTRAIN_EXAMPLES_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(HybridSearch, BeatsOneTensorParallelStagePerNodeOnTheSixtyFourA100Pool) {
-  const std::string problem = read_example("llama70b-64xa100.json");
+  const std::string problem = testing::read_example("llama70b-64xa100.json");
   ASSERT_FALSE(problem.empty());
   // The plan an engineer writes by hand: each 8-GPU node one 8-way stage of 10 layers.
-  nlohmann::json stages = nlohmann::json::array();
-  const auto doc = nlohmann::json::parse(problem);
-  for (std::size_t n = 0; n < 8; ++n) {
-    nlohmann::json ids = nlohmann::json::array();
-    for (std::size_t k = 0; k < 8; ++k) ids.push_back(doc["gpus"][n * 8 + k]["id"]);
-    stages.push_back({{"gpus", ids}, {"tensor_parallel", 8}, {"layers", 10}});
-  }
-  const auto hand = evaluate_request(problem, nlohmann::json{{"stages", stages}}.dump());
+  const auto hand = evaluate_request(problem, testing::one_stage_per_node_plan(problem).dump());
   const auto solved = solve_request(problem, SolveOptions{});
   EXPECT_LT(solved["iteration_ms"].get<double>(), hand["iteration_ms"].get<double>());
   EXPECT_GT(solved["gpus_used"].get<int>(), 40);

@@ -66,7 +66,8 @@ TEST(LaunchMegatron, UniformGroupsGiveTheDegreesLayoutAndPerShardMicroBatch) {
                           "--pipeline-model-parallel-size 2", "--pipeline-model-parallel-layout 'Et*5|t*7,L'",
                           "--num-layers 12", "--hidden-size 1024", "--num-attention-heads 8", "--seq-length 512",
                           "--max-position-embeddings 512", "--micro-batch-size 2", "--global-batch-size 16",
-                          "--bf16"}));
+                          "--bf16", "--train-iters 1000", "--lr 0.0001", "--mock-data",
+                          "--tokenizer-type NullTokenizer", "--vocab-size 1000"}));
   EXPECT_NE(m.notes[0].find("Data-parallel size 2 is WORLD_SIZE / (tensor * pipeline) = 8 / (2 * 2)"),
             std::string::npos);
 }
@@ -205,7 +206,7 @@ TEST(LaunchRequest, BundleCarriesRankMapTargetsAndNearestPlans) {
     launch_request(kPool, R"({"stages": [{"gpu": "x", "layers": 12}]})", "jax");
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "target: must be one of megatron, torch, deepspeed, all, got \"jax\"");
+    EXPECT_EQ(std::string(e.what()), "target: must be one of megatron, torch, deepspeed, flashflex, all, got \"jax\"");
   }
   EXPECT_THROW(launch_request(kPool, R"({"stages": [{"gpu": "nope", "layers": 12}]})", "all"), InputError);
 }

@@ -108,7 +108,7 @@ TEST(StudyOptions, FaultsNameTheirField) {
   EXPECT_EQ(option_errors({{"study", "latency"}, {"values", std::vector<double>(65, 1)}})[0],
             "study.values: must list at most 64 values, got 65");
   EXPECT_EQ(option_errors({{"study", "bogus"}}),
-            V{"study.study: must be one of pareto|subset|latency|bandwidth|split|parallelism|where, got \"bogus\""});
+            V{"study.study: must be one of pareto|subset|latency|bandwidth|split|parallelism|where|replicas, got \"bogus\""});
   EXPECT_EQ(option_errors(json::object()), V{"study.study: required"});
   EXPECT_EQ(option_errors(json::array()), V{"study: must be an object, got an array"});
   EXPECT_EQ(option_errors({{"study", "subset"}, {"seeds", 17}}), V{"study.seeds: must be in [1, 16], got 17"});
@@ -117,7 +117,7 @@ TEST(StudyOptions, FaultsNameTheirField) {
   EXPECT_EQ(option_errors({{"study", "latency"}, {"lambdas", {0.5}}}),
             V{"study.lambdas: only the pareto study takes lambdas, not latency"});
   EXPECT_EQ(option_errors({{"study", "pareto"}, {"values", {1}}, {"time_limit_s", 0}}),
-            (V{"study.values: only the latency and bandwidth sweeps take values, not pareto",
+            (V{"study.values: only the latency, bandwidth and replicas sweeps take values, not pareto",
                "study.time_limit_s: must be > 0, got 0"}));
 }
 

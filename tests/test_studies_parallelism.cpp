@@ -77,7 +77,7 @@ TEST(ParallelismStudy, Options) {
             std::vector<std::string>{"study.lambdas: only the pareto study takes lambdas, not parallelism"});
   EXPECT_EQ(option_errors({{"study", "parallelism"}, {"values", {1}}}),
             std::vector<std::string>{
-                "study.values: only the latency and bandwidth sweeps take values, not parallelism"});
+                "study.values: only the latency, bandwidth and replicas sweeps take values, not parallelism"});
 }
 
 TEST(ParallelismStudy, TwoJobsPerSeedOnTheSamePool) {

@@ -56,7 +56,7 @@ for (const file of examples) {
   }
   test(`${file}: evaluate agrees`, () => {
     const plan = runCli(['solve', problemPath, '--method', 'metis']);
-    const planText = JSON.stringify({ stages: plan.stages });
+    const planText = JSON.stringify(plan.replicas ? { replicas: plan.replicas } : { stages: plan.stages });
     const wasm = JSON.parse(module.evaluate(problem, planText));
     const viaCli = JSON.parse(execFileSync(cli, ['evaluate', problemPath, '-'], { input: planText, encoding: 'utf8' }));
     assert.deepEqual(wasm, viaCli);

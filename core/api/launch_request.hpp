@@ -9,7 +9,7 @@
 
 namespace geotrain {
 
-// target: "megatron", "torch", "deepspeed" or "all". Throws InputError on a
+// target: "megatron", "torch", "deepspeed", "flashflex" or "all". Throws InputError on a
 // malformed problem, plan or target.
 nlohmann::ordered_json launch_request(const std::string& problem_text, const std::string& plan_text,
                                       const std::string& target = "all");

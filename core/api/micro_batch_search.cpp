@@ -37,7 +37,11 @@ std::optional<std::pair<Problem, CostModel>> model_at(const Problem& base, std::
   Problem problem = with_micro_batch_size(base, u);
   if (!derived_quantity_errors(problem).empty()) return std::nullopt;
   CostModel model(problem);
-  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  try {
+    limit_stages(model, problem, options);
+  } catch (const PlanningError&) {
+    return std::nullopt;  // the engine allows no stage count asked for at this u
+  }
   if (!some_plan_fits(problem, model)) return std::nullopt;
   return std::make_pair(std::move(problem), std::move(model));
 }

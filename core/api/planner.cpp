@@ -1,5 +1,6 @@
 #include "api/planner.hpp"
 
+#include "api/engine_price.hpp"
 #include "api/micro_batch_search.hpp"
 #include "search/baselines/baselines.hpp"
 #include "search/exact/brute_force.hpp"
@@ -8,8 +9,11 @@
 #include "model/feasibility.hpp"
 #include "model/input_error.hpp"
 #include "search/memetic/hybrid_memetic.hpp"
+#include "search/space/engine_space.hpp"
 #include "search/space/hybrid_methods.hpp"
 #include "search/memetic/memetic.hpp"
+#include "search/replicas/replica_brute_force.hpp"
+#include "search/replicas/replica_search.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {
@@ -114,7 +118,17 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.rank_by) problem.search.rank_by = *options.rank_by;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
   if (options.parallelism) problem.search.parallelism = *options.parallelism;
+  if (options.replicas) {
+    problem.search.replicas_auto = *options.replicas == 0;
+    problem.search.replicas = std::max(1, *options.replicas);
+  }
+  if (options.engine) problem.search.engine = *options.engine;
   return problem;
+}
+
+void limit_stages(CostModel& model, const Problem& problem, const SolveOptions& options) {
+  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  limit_stage_counts(model, problem);
 }
 
 PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
@@ -126,7 +140,8 @@ PreparedProblem prepare_problem(Problem problem, const SolveOptions& options) {
   if (auto faults = derived_quantity_errors(pr); !faults.empty()) throw InputError(faults);
   CostModel model(pr);
   References refs = apply_references(pr, model);
-  if (options.stage_count) model.set_stage_count_range(*options.stage_count, *options.stage_count);
+  if (const std::string why = engine_refusal(pr); !why.empty()) throw PlanningError(why);
+  limit_stages(model, pr, options);
   if (!some_plan_fits(pr, model) && !(pr.search.micro_batch_auto && any_micro_batch_fits(pr, options)))
     throw PlanningError(infeasibility_reason(model, pr));
   return PreparedProblem{std::move(pr), std::move(model), std::move(refs)};
@@ -138,12 +153,20 @@ Problem with_micro_batch_size(Problem problem, std::int64_t u) {
 }
 
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options, const ProgressCallback& progress) {
+  return run_for_engine(prepared, options, progress);
+}
+
+SolveResult run_method_in_space(const PreparedProblem& prepared, const SolveOptions& options,
+                                const ProgressCallback& progress) {
   if (prepared.problem.search.micro_batch_auto) return run_micro_batch_search(prepared, options, progress);
   return run_method_at_fixed_micro_batch(prepared, options, progress);
 }
 
-SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
-                                            const ProgressCallback& progress) {
+namespace {
+
+// The method on one pipeline's space (search.parallelism picks single GPUs or stage groups).
+SolveResult run_pipeline_method(const PreparedProblem& prepared, const SolveOptions& options,
+                                const ProgressCallback& progress) {
   const CostModel& model = prepared.model;
   Stopwatch clock;
   SolveResult result;
@@ -170,6 +193,26 @@ SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, con
       break;
     case Method::uniform: result = run_uniform(model); break;
   }
+  result.elapsed_ms = clock.elapsed_ms();
+  return result;
+}
+
+}  // namespace
+
+// The replica dimension around the pipeline method (search/replicas/): with
+// search.replicas 1 the method alone, as always; otherwise the method plans
+// the whole pool and each candidate replica's share (core/search/replicas/).
+SolveResult run_method_at_fixed_micro_batch(const PreparedProblem& prepared, const SolveOptions& options,
+                                            const ProgressCallback& progress) {
+  const SearchSettings& search = prepared.problem.search;
+  if (search.replicas == 1 && !search.replicas_auto) return run_pipeline_method(prepared, options, progress);
+  if (options.method == Method::brute_force) return brute_force_replicas(prepared.problem, prepared.model, progress);
+  Stopwatch clock;
+  const PoolPlanner plan_pool = [&](const Problem& problem, const CostModel& model, const ProgressCallback& report) {
+    const PreparedProblem pool{problem, model, prepared.references};
+    return run_pipeline_method(pool, options, report);
+  };
+  SolveResult result = search_replicas(prepared.problem, prepared.model, plan_pool, progress);
   result.elapsed_ms = clock.elapsed_ms();
   return result;
 }

@@ -33,6 +33,8 @@ struct SolveOptions {
   std::optional<ObjectiveWeights> weights; // overrides objective.weights (and lambda); lambda wins over the file's weights
   std::optional<bool> micro_batch_auto;    // overrides search.micro_batch_size ("auto" = true)
   std::optional<RankBy> rank_by;           // overrides search.rank_by
+  std::optional<int> replicas;             // overrides search.replicas; 0 means "auto"
+  std::optional<Engine> engine;            // overrides search.engine
 };
 
 // Whether the method can be held to a fixed stage count.
@@ -52,9 +54,19 @@ struct PreparedProblem {
 // the stage count.
 PreparedProblem prepare_problem(Problem problem, const SolveOptions& options);
 
-// Runs the options' method to the end and times it.
+// Runs the options' method to the end and times it; with search.engine, also
+// the unconstrained search beside it (engine_price.hpp).
 SolveResult run_method(const PreparedProblem& prepared, const SolveOptions& options,
                        const ProgressCallback& progress = {});
+
+// The method in the prepared problem's own space (its engine's, when it has
+// one), at every micro-batch size it plans.
+SolveResult run_method_in_space(const PreparedProblem& prepared, const SolveOptions& options,
+                                const ProgressCallback& progress = {});
+
+// A pipeline model's stage counts: the options' stage count and the engine's
+// limit (engine_space.hpp). Throws PlanningError when they do not meet.
+void limit_stages(CostModel& model, const Problem& problem, const SolveOptions& options);
 
 // Some plan of the problem's plan space (pipeline, or hybrid when it says so)
 // fits in memory; `pipeline` is the problem's model, with any stage count range.

@@ -1,6 +1,7 @@
 #include "api/planning_session.hpp"
 
 #include "api/api.hpp"
+#include "api/engine_price.hpp"
 #include "model/input_error.hpp"
 #include "search/memetic/hybrid_memetic.hpp"
 #include "search/memetic/memetic.hpp"
@@ -36,6 +37,12 @@ class SteppedRunOf final : public SteppedRun {
   Run run_;
 };
 
+std::unique_ptr<SteppedRun> memetic_run(const PreparedProblem& p) {
+  if (p.problem.search.parallelism == Parallelism::hybrid)
+    return std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
+  return std::make_unique<SteppedRunOf<MemeticRun>>(p.model, p.problem.search);
+}
+
 }  // namespace
 
 PlanningSession::PlanningSession(const std::string& problem_text, const SolveOptions& options) : options_(options) {
@@ -43,16 +50,33 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
   const PreparedProblem& p = *prepared_;
-  // "auto" plans one problem per micro-batch size, and search.rank_by
-  // "simulated" ranks the best plans of a whole run: both run in one go, as
-  // exact does, reporting progress from inside the step.
-  if (options.method != Method::memetic || p.problem.search.micro_batch_auto ||
+  // "auto" plans one problem per micro-batch size, replicas one per pool, and
+  // search.rank_by "simulated" ranks the best plans of a whole run: they run
+  // in one go, as exact does, reporting progress from inside the step.
+  const bool replicas = p.problem.search.replicas != 1 || p.problem.search.replicas_auto;
+  if (options.method != Method::memetic || p.problem.search.micro_batch_auto || replicas ||
       p.problem.search.rank_by != RankBy::analytic)
     return;
-  if (p.problem.search.parallelism == Parallelism::hybrid)
-    memetic_ = std::make_unique<SteppedRunOf<HybridRun>>(p.problem, p.model, p.problem.search);
-  else
-    memetic_ = std::make_unique<SteppedRunOf<MemeticRun>>(p.model, p.problem.search);
+  memetic_ = memetic_run(p);
+  compare_ = p.problem.search.engine != Engine::any && engine_restricts(p.problem);
+}
+
+bool PlanningSession::step_once() {
+  if (!memetic_->finished()) {
+    memetic_->step();
+    return true;
+  }
+  if (!compare_) return false;
+  if (!free_run_) {
+    check_engine_plan(prepared_->problem, memetic_->result());
+    if (memetic_->result().stop_reason == "cancelled") return false;
+    free_ = std::make_unique<PreparedProblem>(unconstrained_problem(*prepared_, options_));
+    free_run_ = memetic_run(*free_);
+    return true;
+  }
+  if (free_run_->finished()) return false;
+  free_run_->step();
+  return true;
 }
 
 PlanningSession::~PlanningSession() = default;
@@ -70,15 +94,16 @@ bool PlanningSession::step(double budget_ms, const ProgressCallback& report) {
     return true;
   }
   Stopwatch slice;
-  do {
-    if (!memetic_->step()) break;
-  } while (slice.elapsed_ms() < budget_ms);
-  finished_ = memetic_->finished();
+  bool more = true;
+  do more = step_once();
+  while (more && slice.elapsed_ms() < budget_ms);
+  finished_ = !more;
   return finished_;
 }
 
 void PlanningSession::cancel() {
   if (memetic_) memetic_->cancel();
+  if (free_run_) free_run_->cancel();
   finished_ = true;
 }
 
@@ -88,12 +113,24 @@ SolveResult PlanningSession::current_result() const {
   // The run's own clock: from building its population to its last generation
   // (or now, while it runs), as solve_request times it; not the caller's
   // later calls for the result.
-  return memetic_->result();
+  SolveResult r = memetic_->result();
+  const Problem& problem = prepared_->problem;
+  if (problem.search.engine == Engine::any) return r;
+  if (!compare_) {
+    SolveResult same = r;
+    return with_unconstrained(std::move(r), std::move(same), problem);
+  }
+  if (!free_run_) return r;
+  return with_unconstrained(std::move(r), free_run_->result(), problem);
 }
 
 nlohmann::ordered_json PlanningSession::progress_json() const {
   Progress p;
-  if (memetic_) {
+  if (free_run_) {
+    const SolveResult engine_result = memetic_->result();
+    Progress inner = free_run_->progress();
+    unconstrained_progress([&](const Progress& shown) { p = shown; return true; }, engine_result)(inner);
+  } else if (memetic_) {
     p = memetic_->progress();
   } else if (result_) {
     p.evaluations = result_->evaluations;
@@ -101,6 +138,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
     p.has_plan = true;
     p.best_plan = result_->plan;
     p.best_layout = result_->layout;
+    p.best_replicas = result_->replicas;
     p.best_cost = result_->cost;
     if (result_->method == "exact") p.nodes = result_->nodes;
   }

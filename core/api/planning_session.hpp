@@ -2,8 +2,9 @@
 // A planning run that advances in slices of wall time, so that a caller
 // without threads (the browser's worker) can report progress between slices
 // and cancel. The memetic algorithm advances a generation at a time; other
-// methods finish within their first slice. Results are identical to
-// solve_request's for the same problem and options.
+// methods finish within their first slice. With search.engine, the
+// unconstrained run follows the engine's (engine_price.hpp). Results are
+// identical to solve_request's for the same problem and options.
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,11 +46,16 @@ class PlanningSession {
 
  private:
   SolveResult current_result() const;
+  bool step_once();  // one generation of whichever run is on; false when none is
 
   SolveOptions options_;
   std::vector<std::string> warnings_;
   std::unique_ptr<PreparedProblem> prepared_;
   std::unique_ptr<SteppedRun> memetic_;
+  // search.engine that removes plans: the unconstrained problem and its run.
+  bool compare_ = false;
+  std::unique_ptr<PreparedProblem> free_;
+  std::unique_ptr<SteppedRun> free_run_;
   std::optional<SolveResult> result_;  // set when a non-memetic method has run
   std::optional<RankedSolve> ranked_;  // set when search.rank_by has ranked the best plans by simulation
   bool finished_ = false;

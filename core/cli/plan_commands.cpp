@@ -37,6 +37,9 @@ int run_solve(const ParsedArgs& args) {
   const bool with_simulation = options.contains("simulate");
   options.erase("launch");
   options.erase("simulate");
+  // --replicas takes a count or "auto": a count goes to the planner as a number.
+  if (options.contains("replicas") && options["replicas"] != "auto")
+    options["replicas"] = parse_number("--replicas", options["replicas"].get<std::string>());
   const std::string text = read_file(args.positional[0], "problem");
   json result = solve_request(text, parse_solve_options(options));
   // The solve output is itself a plan file, so the bundle is built from it.
@@ -90,11 +93,16 @@ CommandSpec solve_command() {
        "plans of exactly K stages (memetic, exact, brute-force)"},
       {"--parallelism", "pipeline|hybrid", ValueKind::text, "parallelism", "", "the problem's search.parallelism",
        "one GPU per stage, or stage groups with tensor and data parallelism"},
+      {"--engine", "E", ValueKind::text, "engine", "", "the problem's search.engine (any)",
+       "plan only what this engine can launch: any, megatron-core, deepspeed, torch or flashflex "
+       "(docs/launch.md); the result prices it against the unconstrained plan"},
       {"--micro-batch-size", "fixed|auto", ValueKind::text, "micro_batch_size", "",
        "the problem's search.micro_batch_size", "keep the model's micro-batch size, or choose it too"},
       {"--rank-by", "analytic|simulated|simulated_overlapped", ValueKind::text, "rank_by", "",
        "the problem's search.rank_by (analytic)",
        "pick among the best few plans by the formula's time, or by the simulated schedule's"},
+      {"--replicas", "1|R|auto", ValueKind::text, "replicas", "replicas", "the problem's search.replicas (1)",
+       "one pipeline, exactly R data-parallel replicas of it, or the planner's choice"},
       {"--launch", "", ValueKind::none, "launch", "", "off",
        "add the plan's launch bundle (as geotrain launch --target all)"},
       {"--simulate", "", ValueKind::none, "simulate", "", "off",

@@ -11,7 +11,7 @@ namespace geotrain::cli {
 
 namespace {
 
-const char* const kSweeps[] = {"subset", "latency", "bandwidth", "split", "parallelism", "where"};
+const char* const kSweeps[] = {"subset", "latency", "bandwidth", "split", "parallelism", "where", "replicas"};
 
 int run_study(const std::string& kind, const ParsedArgs& args) {
   nlohmann::json options = args.options;
@@ -35,7 +35,8 @@ int run_sweep(const ParsedArgs& args) {
   const std::string& kind = args.positional[1];
   for (const char* sweep : kSweeps)
     if (kind == sweep) return run_study(kind, args);
-  throw UsageError("sweep: unknown sweep '" + kind + "'; use subset, latency, bandwidth, split, parallelism or where");
+  throw UsageError("sweep: unknown sweep '" + kind +
+                   "'; use subset, latency, bandwidth, split, parallelism, where or replicas");
 }
 
 // The options every study takes (core/STUDIES.md, "Options").
@@ -75,10 +76,13 @@ CommandSpec sweep_command() {
   spec.name = "sweep";
   spec.arguments = "PROBLEM.json SWEEP";
   spec.min_positional = spec.max_positional = 2;
-  spec.summary = "Plan a series of variants: SWEEP is subset, latency, bandwidth, split, parallelism or where.";
+  spec.summary = "Plan a series of variants: SWEEP is subset, latency, bandwidth, split, parallelism, where or replicas.";
   spec.options = {
-      {"--values", "v1,v2,...", ValueKind::number_list, "values", "ms (latency) or Gbps (bandwidth)",
-       "latency 0.1,1,5,10,50,100; bandwidth 0.5,2,5,10,50,100", "the network figures to sweep"},
+      {"--values", "v1,v2,...", ValueKind::number_list, "values", "ms (latency) or Gbps (bandwidth, replicas)",
+       "latency 0.1,1,5,10,50,100; bandwidth 0.5,2,5,10,50,100; replicas 1,10,25,50,100,200,400",
+       "the network figures to sweep"},
+      {"--sync-every", "h1,h2,...", ValueKind::number_list, "sync_every", "iterations", "1",
+       "replicas: the sync periods H to plan for at each bandwidth"},
   };
   for (auto& o : common_options()) spec.options.push_back(o);
   spec.run = run_sweep;

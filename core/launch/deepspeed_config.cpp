@@ -1,6 +1,7 @@
 #include "launch/deepspeed_config.hpp"
 
 #include "launch/plan_shape.hpp"
+#include "search/space/engine_space.hpp"
 
 namespace geotrain {
 
@@ -20,7 +21,8 @@ std::string int_list(const std::vector<int>& values) {
 }
 
 const char* kModule = R"(
-from deepspeed.pipe import LayerSpec, PipeDataParallelTopology, PipelineModule
+from deepspeed.pipe import LayerSpec, PipelineModule
+from deepspeed.runtime.pipe.topology import PipeDataParallelTopology
 
 
 class PlanPipelineModule(PipelineModule):
@@ -52,19 +54,9 @@ def build_module(embedding_cls, block_cls, head_cls, loss_fn):
 
 DeepSpeedPipeline deepspeed_pipeline(const Problem& problem, const GroupPlan& plan) {
   DeepSpeedPipeline out;
-  const PlanShape shape = plan_shape(plan);
-  for (const std::string& difference : shape.mixed)
-    out.cannot.push_back("cannot express because " + difference +
-                         ": DeepSpeed's PipeDataParallelTopology has one data-parallel size for every stage");
-  for (std::size_t q = 0; q < plan.size(); ++q)
-    if (plan[q].tensor_parallel > 1) {
-      out.cannot.push_back("cannot express because stage " + std::to_string(q + 1) + " has tensor_parallel " +
-                           std::to_string(plan[q].tensor_parallel) +
-                           ": DeepSpeed's PipelineModule has no tensor parallelism of its own (Megatron-DeepSpeed "
-                           "adds it); use the Megatron-Core target");
-      break;
-    }
+  out.cannot = engine_plan_faults(Engine::deepspeed, problem, plan);
   if (!out.cannot.empty()) return out;
+  const PlanShape shape = plan_shape(plan);
   out.expressible = true;
 
   const ModelConfig& m = problem.model;

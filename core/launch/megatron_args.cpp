@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "model/input_error.hpp"
+#include "search/space/engine_space.hpp"
 
 namespace geotrain {
 
@@ -11,11 +12,12 @@ namespace {
 // Single quotes: the layout's `*` and `|` must reach Megatron unexpanded by the shell.
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-void refuse(MegatronArguments& out, const PlanShape& shape) {
-  for (const std::string& difference : shape.mixed)
-    out.cannot.push_back("cannot express because " + difference +
-                         ": Megatron-Core uses one --tensor-model-parallel-size and one data-parallel size "
-                         "(WORLD_SIZE / (tensor * pipeline)) for every stage");
+// A number as Python and Megatron's argparse read it: 1e-4 as 0.0001.
+std::string decimal(double value) {
+  std::string text = std::to_string(value);
+  while (text.size() > 1 && text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
 }
 
 }  // namespace
@@ -88,11 +90,9 @@ std::vector<int> layout_decoder_layers(const std::string& layout) {
 
 MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& plan) {
   MegatronArguments out;
+  out.cannot = engine_plan_faults(Engine::megatron_core, problem, plan);
+  if (!out.cannot.empty()) return out;
   const PlanShape shape = plan_shape(plan);
-  if (!shape.uniform()) {
-    refuse(out, shape);
-    return out;
-  }
   out.expressible = true;
   const ModelConfig& m = problem.model;
   const int t = shape.tensor_parallel, d = shape.data_parallel, stages = static_cast<int>(plan.size());
@@ -112,6 +112,14 @@ MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& pl
   add("--global-batch-size", std::to_string(m.global_batch_size));
   if (m.precision == Precision::fp16) add("--fp16", "");
   if (m.precision == Precision::bf16) add("--bf16", "");
+  // Megatron-Core refuses to train without a length and a learning rate.
+  const std::int64_t iterations = problem.training.iterations.value_or(kPlaceholderTrainIters);
+  add("--train-iters", std::to_string(iterations));
+  add("--lr", decimal(kPlaceholderLearningRate));
+  // Stand-in data of the plan's vocabulary, so that the plan can be timed as it is.
+  add("--mock-data", "");
+  add("--tokenizer-type", "NullTokenizer");
+  add("--vocab-size", std::to_string(m.vocab_size));
   out.notes.push_back("Data-parallel size " + std::to_string(d) + " is WORLD_SIZE / (tensor * pipeline) = " +
                       std::to_string(gpu_count(plan)) + " / (" + std::to_string(t) + " * " + std::to_string(stages) +
                       "): Megatron-Core takes it from the torchrun lines, not from an argument.");
@@ -121,6 +129,16 @@ MegatronArguments megatron_arguments(const Problem& problem, const GroupPlan& pl
   out.notes.push_back("The plan assumed a vocabulary of " + std::to_string(m.vocab_size) +
                       " tokens; Megatron-Core takes it from your tokenizer and pads it "
                       "(--make-vocab-size-divisible-by), which changes the last stage's load slightly.");
+  out.notes.push_back(problem.training.iterations
+                          ? "--train-iters " + std::to_string(iterations) + " is the problem's training.iterations."
+                          : "--train-iters " + std::to_string(iterations) +
+                                " is a placeholder: the problem file has no training.iterations; set your run's "
+                                "length.");
+  out.notes.push_back("--lr " + decimal(kPlaceholderLearningRate) +
+                      " is a placeholder (the plan does not depend on it): use your schedule's learning rate, "
+                      "warm-up and decay.");
+  out.notes.push_back("--mock-data with --tokenizer-type NullTokenizer trains on random tokens so that the plan runs "
+                      "as it is: replace them with your --data-path and tokenizer.");
   return out;
 }
 

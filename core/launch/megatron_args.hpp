@@ -1,9 +1,12 @@
 #pragma once
 // Megatron-Core arguments that reproduce a plan: the parallel degrees, the
-// plan's non-uniform layer split as --pipeline-model-parallel-layout, and the
-// model and batch figures. Megatron-Core has one tensor degree and one data
-// degree for the whole pipeline; a plan whose stages differ in either is
-// refused with the reason, and the nearest uniform plan is named instead.
+// plan's non-uniform layer split as --pipeline-model-parallel-layout, the
+// model and batch figures, the run's length (--train-iters, from
+// training.iterations) and a stated placeholder learning rate and stand-in
+// data, so that pretrain_gpt.py starts. Megatron-Core has one tensor degree
+// and one data degree for the whole pipeline; a plan whose stages differ in
+// either is refused with the reason (engine_space.hpp's rules), and the
+// nearest uniform plan is named instead.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,6 +17,11 @@
 #include "model/problem.hpp"
 
 namespace geotrain {
+
+// --train-iters when the problem file has no training.iterations (stated as a
+// placeholder in the notes).
+constexpr std::int64_t kPlaceholderTrainIters = 1000;
+constexpr double kPlaceholderLearningRate = 1e-4;
 
 struct MegatronArguments {
   bool expressible = false;

@@ -2,6 +2,7 @@
 
 #include "launch/megatron_args.hpp"
 #include "launch/plan_shape.hpp"
+#include "search/space/engine_space.hpp"
 
 namespace geotrain {
 
@@ -37,9 +38,13 @@ std::string rank_table(const Problem& problem, const RankMap& map) {
 }
 
 const char* kHeader = R"(# GeoTrain launch template for torch.distributed.pipelining.
-# Targets the PyTorch 2.4 API (PipelineStage, Schedule1F1B); later 2.x releases accept the same calls.
+# Targets the PyTorch 2.4 API (PipelineStage, Schedule1F1B); checked against the 2.4 and main sources.
 # Start it with the bundle's torchrun lines, one per machine. The model below is a stand-in GPT of the
 # problem's size with random tokens: replace Block, make_batch and the optimizer with your own.
+# Gradients: 2.4's schedules sum the micro-batches' gradients; later releases divide them by
+# n_microbatches unless scale_grads=False. This script passes scale_grads=False where it exists and
+# divides each micro-batch's loss by MICRO_BATCHES itself: the mean over the batch on every version.
+import inspect
 import os
 
 import torch
@@ -91,7 +96,8 @@ class StageModule(nn.Module):
 
 
 def loss_fn(logits, target):
-    return F.cross_entropy(logits.reshape(-1, VOCAB).float(), target.reshape(-1))
+    """A micro-batch's share of the batch's mean loss (the schedule sums them; see the header)."""
+    return F.cross_entropy(logits.reshape(-1, VOCAB).float(), target.reshape(-1)) / MICRO_BATCHES
 
 
 def make_batch(step, data_rank, device):
@@ -123,9 +129,14 @@ def main():
         example = torch.zeros(MICRO_BATCH, SEQ, dtype=torch.long, device=device)
     else:
         example = torch.zeros(MICRO_BATCH, SEQ, HIDDEN, dtype=DTYPE, device=device)
+    # The stage's output (activations, logits on the last), given so that PipelineStage (as in 2.4)
+    # runs no shape-inference forward on empty_like copies of the token ids.
+    width = VOCAB if stage == len(STAGE_LAYERS) - 1 else HIDDEN
+    output = torch.zeros(MICRO_BATCH, SEQ, width, dtype=DTYPE, device=device)
     pipeline_stage = PipelineStage(module, stage, len(STAGE_LAYERS), device, input_args=(example,),
-                                   group=pipeline_groups[data_rank])
-    schedule = Schedule1F1B(pipeline_stage, n_microbatches=MICRO_BATCHES, loss_fn=loss_fn)
+                                   output_args=(output,), group=pipeline_groups[data_rank])
+    scaling = {"scale_grads": False} if "scale_grads" in inspect.signature(Schedule1F1B).parameters else {}
+    schedule = Schedule1F1B(pipeline_stage, n_microbatches=MICRO_BATCHES, loss_fn=loss_fn, **scaling)
     optimizer = torch.optim.AdamW(module.parameters(), lr=1e-4)
 
     for step in range(STEPS):
@@ -139,7 +150,7 @@ def main():
         else:
             schedule.step(**targets)
         if last and data_rank == 0:
-            print(f"step {step}: loss {torch.stack(losses).float().mean().item():.4f}", flush=True)
+            print(f"step {step}: loss {torch.stack(losses).float().sum().item():.4f}", flush=True)
         if DATA_SHARDS > 1:  # average the gradients of this stage's data shards
             for parameter in module.parameters():
                 if parameter.grad is not None:
@@ -166,20 +177,9 @@ const char* torch_dtype(Precision p) {
 
 TorchPipelineScript torch_pipeline_script(const Problem& problem, const GroupPlan& plan, const RankMap& map) {
   TorchPipelineScript out;
-  const PlanShape shape = plan_shape(plan);
-  for (const std::string& difference : shape.mixed)
-    out.cannot.push_back("cannot express because " + difference +
-                         ": torch.distributed.pipelining sends each micro-batch from one rank to one rank, so "
-                         "every stage needs the same number of GPUs for the template's parallel pipelines");
-  for (std::size_t q = 0; q < plan.size(); ++q)
-    if (plan[q].tensor_parallel > 1) {
-      out.cannot.push_back("cannot express because stage " + std::to_string(q + 1) + " has tensor_parallel " +
-                           std::to_string(plan[q].tensor_parallel) +
-                           ": the template splits layers between stages only; tensor parallelism inside a stage "
-                           "needs Megatron-Core (or torch.distributed.tensor.parallel, not generated here)");
-      break;
-    }
+  out.cannot = engine_plan_faults(Engine::torch, problem, plan);
   if (!out.cannot.empty()) return out;
+  const PlanShape shape = plan_shape(plan);
   out.expressible = true;
 
   const ModelConfig& m = problem.model;

@@ -1,5 +1,7 @@
 #include "model/cost_model.hpp"
 
+#include "model/link_table.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -34,8 +36,12 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vect
   sync_ring_begin_.push_back(0);
   for (const DeviceGroup& group : layout_) add_device(problem, group, links);
 
-  // Activations travel between the groups' first GPUs (no scatter-gather).
+  // Activations travel between the groups' first GPUs (no scatter-gather). A
+  // send that crosses a site pipe with capacity_gbps gets at most that
+  // capacity, as the only transfer on it (replicas.md shares it among several:
+  // replica_cost_model.hpp prices that).
   const std::size_t n = problem.gpus.size(), devices = layout_.size();
+  const SiteCapacities capacities(problem);
   send_s_.assign(devices * devices, 0.0);
   for (std::size_t a = 0; a < devices; ++a) {
     for (std::size_t b = 0; b < devices; ++b) {
@@ -44,8 +50,14 @@ CostModel::CostModel(const Problem& problem, GroupLayout layout, const std::vect
       const auto& link = links[from * n + to];
       // Validation guarantees every off-diagonal pair has a link; infinity
       // marks a gap anyway so that a plan using it can never look cheap.
-      if (link) send_s_[a * devices + b] = link->link.latency_s() + activation_bytes_ / link->link.effective_bytes_per_s();
-      else if (a != b) send_s_[a * devices + b] = INFINITY;
+      if (link && capacities.any() && capacities.between(static_cast<int>(from), static_cast<int>(to)) > 0) {
+        const double bytes_per_s = std::min(link->link.effective_bytes_per_s(),
+                                            capacities.between(static_cast<int>(from), static_cast<int>(to)));
+        send_s_[a * devices + b] = link->link.latency_s() + activation_bytes_ / bytes_per_s;
+      } else if (link) {
+        send_s_[a * devices + b] = link->link.latency_s() + activation_bytes_ / link->link.effective_bytes_per_s();
+      }
+      if (!link && a != b) send_s_[a * devices + b] = INFINITY;
     }
   }
   if (problem.objective.t_ref_ms && problem.objective.e_ref_j)

@@ -49,6 +49,8 @@ void check_link(FieldReader& r, const LinkSpec& l, const std::string& p) {
   check_range(r, p + ".bandwidth_gbps", l.bandwidth_gbps, L::kMinBandwidthGbps, L::kMaxBandwidthGbps, " Gbps");
   check_range(r, p + ".latency_ms", l.latency_ms, 0, L::kMaxLatencyMs, " ms");
   check_range(r, p + ".util", l.util, L::kMinUtil, 1);
+  if (l.capacity_gbps != 0)
+    check_range(r, p + ".capacity_gbps", l.capacity_gbps, L::kMinBandwidthGbps, L::kMaxBandwidthGbps, " Gbps");
 }
 
 bool finite_positive(double x) { return std::isfinite(x) && x > 0; }
@@ -82,6 +84,9 @@ void check_number_limits(FieldReader& r, const Problem& problem) {
     check_range(r, "objective.c_ref_g", *problem.objective.c_ref_g, L::kMinReference, L::kMaxReference, " g");
   if (problem.objective.m_ref)
     check_range(r, "objective.m_ref", *problem.objective.m_ref, L::kMinReference, L::kMaxReference, "");
+  // replicas.md: c scales the bytes between replicas; below kMinUtil a sync
+  // time could underflow to a denormal, as a link's util could.
+  check_range(r, "training.sync_compression", problem.training.sync_compression, L::kMinUtil, 1);
   // Within the limits these always hold; checked anyway, as the planner does.
   if (r.error_count() == 0)
     for (const auto& [path, message] : derived_faults(problem)) r.error(path, message);

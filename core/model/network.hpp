@@ -12,9 +12,14 @@ struct LinkSpec {
   double bandwidth_gbps = 0;
   double latency_ms = 0;
   double util = 1;
+  // replicas.md: on inter_site and site_links only, the aggregate capacity of
+  // the directed pipe between two sites, shared by every transfer across it
+  // at once (util does not apply to it). 0: none given.
+  double capacity_gbps = 0;
 
   double effective_bytes_per_s() const { return bandwidth_gbps * 1e9 / 8.0 * util; }
   double latency_s() const { return latency_ms / 1000.0; }
+  double capacity_bytes_per_s() const { return capacity_gbps * 1e9 / 8.0; }
 };
 
 struct SiteLink {

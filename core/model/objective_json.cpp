@@ -101,8 +101,10 @@ Training read_training(FieldReader& r, const json& doc) {
   Training t;
   auto it = doc.find("training");
   if (it == doc.end() || it->is_null()) return t;
-  if (!r.open_object(*it, "training", {"iterations"})) return t;
+  if (!r.open_object(*it, "training", {"iterations", "sync_every", "sync_compression"})) return t;
   t.iterations = r.integer(*it, "training", "iterations", false, 1, L::kMaxIterations);
+  t.sync_every = r.integer(*it, "training", "sync_every", false, 1, kMaxSyncEvery).value_or(1);
+  t.sync_compression = r.number(*it, "training", "sync_compression", false, Range::unit_open_closed).value_or(1);
   return t;
 }
 

@@ -65,21 +65,22 @@ std::vector<int> read_stage_gpus(FieldReader& r, const json& s, const std::strin
 
 }  // namespace
 
-GroupPlan parse_group_plan(const json& document, const Problem& problem) {
-  FieldReader r;
-  GroupPlan plan;
-  if (!document.is_object()) throw InputError("plan: must be an object with a `stages` array");
-  const json* stages = r.array(document, "", "stages", true);
-  if (!stages) throw InputError(r.errors());
-  const std::int64_t L = problem.model.num_layers, u = problem.model.micro_batch_size;
-  if (stages->empty()) r.error("stages", "must hold at least one stage");
-  std::map<std::string, int> gpu_index;
+PlanGpuIndex::PlanGpuIndex(const Problem& problem) {
   for (std::size_t i = 0; i < problem.gpus.size(); ++i) gpu_index.emplace(problem.gpus[i].id, static_cast<int>(i));
-  std::map<int, std::string> used_by;
+}
+
+GroupPlan read_plan_stages(FieldReader& r, const json& owner, const std::string& prefix, const Problem& problem,
+                           PlanGpuIndex& index) {
+  GroupPlan plan;
+  const json* stages = r.array(owner, prefix, "stages", true);
+  if (!stages) return plan;
+  const std::string stages_path = field_path(prefix, "stages");
+  const std::int64_t L = problem.model.num_layers, u = problem.model.micro_batch_size;
+  if (stages->empty()) r.error(stages_path, "must hold at least one stage");
   std::int64_t total_layers = 0;
   bool all_counted = true;
   for (std::size_t q = 0; q < stages->size(); ++q) {
-    const std::string p = index_path("stages", q);
+    const std::string p = index_path(stages_path, q);
     const json& s = (*stages)[q];
     if (!s.is_object()) {
       r.error(p, "must be an object {\"gpu\": id, \"layers\": n} or {\"gpus\": [ids], \"tensor_parallel\": t, \"layers\": n}");
@@ -88,7 +89,7 @@ GroupPlan parse_group_plan(const json& document, const Problem& problem) {
     }
     const std::size_t errors_before = r.error_count();
     GroupStage stage;
-    stage.gpus = read_stage_gpus(r, s, p, problem, gpu_index, used_by);
+    stage.gpus = read_stage_gpus(r, s, p, problem, index.gpu_index, index.used_by);
     auto tensor = r.integer(s, p, "tensor_parallel", false, 1, kMaxTensorParallel);
     auto layers = r.integer(s, p, "layers", true, 1, L);
     stage.tensor_parallel = static_cast<int>(tensor.value_or(1));
@@ -107,8 +108,16 @@ GroupPlan parse_group_plan(const json& document, const Problem& problem) {
     plan.push_back(std::move(stage));
   }
   if (all_counted && !stages->empty() && total_layers != L)
-    r.error("stages", "layers sum to " + std::to_string(total_layers) + ", must equal model.num_layers (" +
-                          std::to_string(L) + ")");
+    r.error(stages_path, "layers sum to " + std::to_string(total_layers) + ", must equal model.num_layers (" +
+                             std::to_string(L) + ")");
+  return plan;
+}
+
+GroupPlan parse_group_plan(const json& document, const Problem& problem) {
+  FieldReader r;
+  if (!document.is_object()) throw InputError("plan: must be an object with a `stages` array");
+  PlanGpuIndex index(problem);
+  GroupPlan plan = read_plan_stages(r, document, "", problem, index);
   if (!r.errors().empty()) throw InputError(r.errors());
   return plan;
 }

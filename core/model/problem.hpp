@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/engine.hpp"
 #include "model/gpu.hpp"
 #include "model/model_config.hpp"
 #include "model/network.hpp"
@@ -41,6 +42,12 @@ struct SiteFigures {
 
 struct Training {
   std::optional<std::int64_t> iterations;  // the run's length, for run totals
+  // replicas.md: replicas average their gradients every sync_every iterations
+  // (H; 1 is synchronous data parallelism, more is local SGD, whose
+  // convergence the model does not predict), sending sync_compression (c) of
+  // the gradient bytes between replicas.
+  std::int64_t sync_every = 1;
+  double sync_compression = 1;
 };
 
 // The plan space: the paper's one GPU per stage, or stage groups with tensor
@@ -56,6 +63,8 @@ enum class RankBy { analytic, simulated, simulated_overlapped };
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
 struct SearchSettings {
   Parallelism parallelism = Parallelism::pipeline;
+  // search.engine: plan only what this engine can launch ("any": the whole space).
+  Engine engine = Engine::any;
   int population = 200;
   int tournament = 4;
   int elite = 2;
@@ -68,6 +77,11 @@ struct SearchSettings {
   // search.micro_batch_size "auto": also choose u among the divisors of B.
   bool micro_batch_auto = false;
   RankBy rank_by = RankBy::analytic;  // search.rank_by
+  // search.replicas (replicas.md): how many data-parallel copies of the
+  // pipeline; 1 is one pipeline (the paper's space), "auto" lets the planner
+  // choose up to kMaxAutoReplicas.
+  int replicas = 1;
+  bool replicas_auto = false;
   double time_limit_s = 120;
   int patience = 100;
   int max_generations = 500;
@@ -100,5 +114,10 @@ constexpr int kMaxLayers = 1024;
 // (the largest NVLink domains sold today hold 72 GPUs; 64 keeps rings short).
 constexpr int kMaxGroupGpus = 64;
 constexpr int kMaxTensorParallel = 64;
+// search.replicas "auto" tries at most this many replicas (a ring all-reduce
+// over more copies pays 2 (R - 1) latencies per sync; see docs/replicas.md).
+constexpr int kMaxAutoReplicas = 64;
+// training.sync_every at most (a billion iterations).
+constexpr std::int64_t kMaxSyncEvery = 1'000'000'000;
 
 }  // namespace geotrain

@@ -157,13 +157,19 @@ std::vector<Gpu> read_gpus(FieldReader& r, const json& doc, Precision precision)
   return gpus;
 }
 
+// `capacity` marks the specs that may carry capacity_gbps (replicas.md:
+// network.inter_site and site_links, the wide-area pipes between sites).
 std::optional<LinkSpec> read_link_spec(FieldReader& r, const json& o, const std::string& p,
-                                       std::initializer_list<const char*> known) {
+                                       std::initializer_list<const char*> known, bool capacity = false) {
   if (!r.open_object(o, p, known)) return std::nullopt;
   LinkSpec l;
   auto bandwidth = r.number(o, p, "bandwidth_gbps", true, Range::positive);
   auto latency = r.number(o, p, "latency_ms", true, Range::non_negative);
   auto util = r.number(o, p, "util", false, Range::unit_open_closed);
+  if (capacity) l.capacity_gbps = r.number(o, p, "capacity_gbps", false, Range::positive).value_or(0);
+  else if (o.contains("capacity_gbps"))
+    r.error(field_path(p, "capacity_gbps"), "only network.inter_site and network.site_links take a capacity "
+                                            "(the shared pipe between two sites)");
   if (!bandwidth || !latency) return std::nullopt;
   l.bandwidth_gbps = *bandwidth;
   l.latency_ms = *latency;
@@ -184,21 +190,23 @@ NetworkSpec read_network(FieldReader& r, const json& doc, const std::vector<Gpu>
   const std::string p = "network";
   if (!r.open_object(*it, p, {"default", "intra_node", "intra_site", "inter_site", "site_links", "links"})) return net;
   const json& o = *it;
-  const auto plain = {"bandwidth_gbps", "latency_ms", "util"};
+  // capacity_gbps is known everywhere so that a misplaced one is an error, not a warning.
+  const auto plain = {"bandwidth_gbps", "latency_ms", "util", "capacity_gbps"};
   if (o.contains("default")) net.default_link = read_link_spec(r, o["default"], "network.default", plain);
   if (o.contains("intra_node")) net.intra_node = read_link_spec(r, o["intra_node"], "network.intra_node", plain);
   if (o.contains("intra_site")) net.intra_site = read_link_spec(r, o["intra_site"], "network.intra_site", plain);
-  if (o.contains("inter_site")) net.inter_site = read_link_spec(r, o["inter_site"], "network.inter_site", plain);
+  if (o.contains("inter_site"))
+    net.inter_site = read_link_spec(r, o["inter_site"], "network.inter_site", plain, true);
 
   std::set<std::string> sites, ids;
   for (const auto& g : gpus) sites.insert(g.site), ids.insert(g.id);
-  const auto directed = {"from", "to", "bandwidth_gbps", "latency_ms", "util"};
+  const auto directed = {"from", "to", "bandwidth_gbps", "latency_ms", "util", "capacity_gbps"};
   auto read_directed = [&](const char* key, const std::set<std::string>& names, const char* noun, auto add) {
     const json* list = r.array(o, p, key, false);
     if (!list) return;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string lp = index_path(field_path(p, key), i);
-      auto link = read_link_spec(r, (*list)[i], lp, directed);
+      auto link = read_link_spec(r, (*list)[i], lp, directed, std::string(key) == "site_links");
       if (!(*list)[i].is_object()) continue;
       auto from = r.string((*list)[i], lp, "from", true);
       auto to = r.string((*list)[i], lp, "to", true);
@@ -244,6 +252,19 @@ void check_link_coverage(FieldReader& r, const NetworkSpec& net, const std::vect
     r.error("network", "... and " + std::to_string(missing - kShown) + " more GPU pairs without a link");
 }
 
+// search.replicas: 1 (one pipeline), an integer R (exactly R replicas) or "auto".
+void read_replicas(FieldReader& r, const json& o, SearchSettings& s) {
+  const auto it = o.find("replicas");
+  if (it == o.end() || it->is_null()) return;
+  if (it->is_string()) {
+    if (it->get<std::string>() == "auto") s.replicas_auto = true;
+    else r.error("search.replicas", "must be 1, an integer number of replicas or \"auto\", got " +
+                                        FieldReader::describe(*it));
+    return;
+  }
+  s.replicas = static_cast<int>(r.integer(o, "search", "replicas", false, 1, kMaxGpus).value_or(1));
+}
+
 SearchSettings read_search(FieldReader& r, const json& doc) {
   SearchSettings s;
   auto it = doc.find("search");
@@ -251,7 +272,8 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   const std::string p = "search";
   if (!r.open_object(*it, p,
                      {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift", "parallelism",
-                      "micro_batch_size", "time_limit_s", "patience", "max_generations", "seed", "rank_by"}))
+                      "engine", "micro_batch_size", "replicas", "time_limit_s", "patience", "max_generations", "seed",
+                      "rank_by"}))
     return s;
   const json& o = *it;
   s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 10'000).value_or(s.population));
@@ -272,6 +294,10 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
     else if (*parallelism != "pipeline")
       r.error("search.parallelism", "must be \"pipeline\" or \"hybrid\", got " + FieldReader::describe(*parallelism));
   }
+  if (auto engine = r.string(o, p, "engine", false)) {
+    if (auto e = engine_from_name(*engine)) s.engine = *e;
+    else r.error("search.engine", "must be one of " + engine_names() + ", got " + FieldReader::describe(*engine));
+  }
   if (auto mode = r.string(o, p, "micro_batch_size", false)) {
     if (*mode == "auto") s.micro_batch_auto = true;
     else if (*mode != "fixed")
@@ -283,6 +309,7 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
     else r.error("search.rank_by", "must be \"analytic\", \"simulated\" or \"simulated_overlapped\", got " +
                                        FieldReader::describe(*rank));
   }
+  read_replicas(r, o, s);
   s.time_limit_s = r.number(o, p, "time_limit_s", false, Range::positive).value_or(s.time_limit_s);
   if (s.time_limit_s > 86400) {
     r.error("search.time_limit_s", "must be at most 86400 (one day), got " + FieldReader::describe(s.time_limit_s));
@@ -295,7 +322,9 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
 }
 
 json link_to_json(const LinkSpec& l) {
-  return {{"bandwidth_gbps", l.bandwidth_gbps}, {"latency_ms", l.latency_ms}, {"util", l.util}};
+  json j = {{"bandwidth_gbps", l.bandwidth_gbps}, {"latency_ms", l.latency_ms}, {"util", l.util}};
+  if (l.capacity_gbps > 0) j["capacity_gbps"] = l.capacity_gbps;
+  return j;
 }
 
 }  // namespace
@@ -417,8 +446,15 @@ json problem_to_json(const Problem& pr) {
                    {"seed", s.seed}};
   if (s.micro_batch_auto) out["search"]["micro_batch_size"] = "auto";
   if (s.rank_by != RankBy::analytic) out["search"]["rank_by"] = rank_by_name(s.rank_by);
+  if (s.replicas_auto) out["search"]["replicas"] = "auto";
+  else if (s.replicas != 1) out["search"]["replicas"] = s.replicas;
+  if (s.engine != Engine::any) out["search"]["engine"] = engine_name(s.engine);
   if (!pr.sites.empty()) out["sites"] = sites_to_json(pr.sites);
-  if (pr.training.iterations) out["training"] = {{"iterations", *pr.training.iterations}};
+  json training = json::object();
+  if (pr.training.iterations) training["iterations"] = *pr.training.iterations;
+  if (pr.training.sync_every != 1) training["sync_every"] = pr.training.sync_every;
+  if (pr.training.sync_compression != 1) training["sync_compression"] = pr.training.sync_compression;
+  if (!training.empty()) out["training"] = training;
   return out;
 }
 

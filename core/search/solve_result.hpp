@@ -2,12 +2,14 @@
 // What every planning method returns, and what it reports while it runs.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/cost_model.hpp"
 #include "model/plan.hpp"
+#include "model/replica_plan.hpp"
 
 namespace geotrain {
 
@@ -38,6 +40,15 @@ struct SolveResult {
   int micro_batch_sizes_planned = 0, micro_batch_sizes_pruned = 0;
   std::optional<double> lower_bound;
   std::string stop_reason;       // e.g. "patience", "max_generations", "time_limit", "cancelled", "complete"
+  // search.replicas (replicas.md): the plan of two or more replicas, by GPU
+  // index (then `plan` and `layout` are empty), the partition it came from
+  // ("one per site", ...) and how many partitions were planned.
+  ReplicaPlan replicas;
+  std::string replica_partition;
+  int replica_partitions_tried = 0;
+  // search.engine: the best plan of the whole space (engine "any") found
+  // beside the engine's own, to price the engine (core/api/engine_price.hpp).
+  std::shared_ptr<const SolveResult> unconstrained;
 };
 
 // A snapshot during a search; a callback returning false cancels it.
@@ -48,6 +59,7 @@ struct Progress {
   bool has_plan = false;
   Plan best_plan;
   GroupLayout best_layout;  // as SolveResult::layout
+  ReplicaPlan best_replicas;  // as SolveResult::replicas (then best_plan is empty)
   PlanCost best_cost;
   // exact: nodes expanded, and the least lower bound over what is still open
   // (known once every stage count has its root bound).

@@ -72,7 +72,10 @@ Problem with_cross_site_figure(const Problem& problem, NetworkFigure figure, dou
   const std::optional<double> base = cross_site_base(problem, figure);
   auto rescale = [&](LinkSpec& link) {
     double& x = figure_of(link, figure);
+    const double old = x;
     x = !base ? value : x == *base ? value : x / *base * value;
+    // A pipe's capacity (replicas.md) scales with its link's bandwidth.
+    if (figure == NetworkFigure::bandwidth_gbps && link.capacity_gbps > 0) link.capacity_gbps *= x / old;
   };
   Problem out = problem;
   NetworkSpec& network = out.network;

@@ -200,6 +200,25 @@ void add_jobs(const StudySetup& setup, const Problem& pinned, std::vector<StudyJ
       break;
     }
     case StudyKind::split: factory.planner_jobs(0, "split", pinned, own); break;
+    case StudyKind::replicas: {
+      // Per wide-area bandwidth and sync period: one pipeline, and the
+      // planner's choice of replicas (point = value index * periods + period index).
+      const std::size_t periods = o.sync_every.size();
+      for (std::size_t i = 0; i < o.values.size(); ++i) {
+        const Problem swept = with_cross_site_figure(pinned, NetworkFigure::bandwidth_gbps, o.values[i]);
+        for (std::size_t k = 0; k < periods; ++k) {
+          Problem at = swept;
+          at.training.sync_every = o.sync_every[k];
+          const int point = static_cast<int>(i * periods + k);
+          const std::string name = "bandwidth=" + number_text(o.values[i]) + "/sync_every=" + std::to_string(o.sync_every[k]);
+          at.search.replicas = 1, at.search.replicas_auto = false;
+          factory.planner_jobs(point, name + "/one-pipeline", at, own);
+          at.search.replicas_auto = true;
+          factory.planner_jobs(point, name + "/replicas", at, own);
+        }
+      }
+      break;
+    }
   }
 }
 
@@ -209,6 +228,7 @@ json job_options_json(const SolveOptions& o) {
   if (o.weights) out["weights"] = weights_to_json(*o.weights);
   if (o.time_limit_s) out["time_limit_s"] = *o.time_limit_s;
   if (o.stage_count) out["stage_count"] = *o.stage_count;
+  if (o.replicas) out["replicas"] = *o.replicas == 0 ? json("auto") : json(*o.replicas);
   return out;
 }
 
@@ -227,14 +247,23 @@ StudySetup prepare_study(const std::string& problem_text, const nlohmann::json& 
   setup.problem = std::move(parsed.problem);
   setup.warnings = std::move(parsed.warnings);
   setup.warnings.insert(setup.warnings.end(), setup.options.warnings.begin(), setup.options.warnings.end());
-  if (is_network_sweep(setup.options.kind) && gpu_sites(setup.problem.gpus).size() < 2)
+  if ((is_network_sweep(setup.options.kind) || setup.options.kind == StudyKind::replicas) &&
+      gpu_sites(setup.problem.gpus).size() < 2)
     throw InputError(std::string("study: ") + study_kind_name(setup.options.kind) +
                      " sweep needs GPUs on at least two sites");
   const CostModel model(setup.problem);
   if (!some_plan_fits(setup.problem, model, allows_groups(setup.problem, setup.options.kind)))
     throw PlanningError(infeasibility_reason(model, setup.problem));
   setup.references = study_references(setup.problem, setup.options, model);
-  const Problem pinned = job_problem(setup.problem, setup.references);
+  Problem pinned = job_problem(setup.problem, setup.references);
+  // The other studies compare plans of one pipeline; the replicas study sets
+  // search.replicas per job itself.
+  if (setup.options.kind != StudyKind::replicas && (pinned.search.replicas != 1 || pinned.search.replicas_auto)) {
+    pinned.search.replicas = 1, pinned.search.replicas_auto = false;
+    setup.warnings.push_back(std::string("search.replicas: the ") + study_kind_name(setup.options.kind) +
+                             " study plans one pipeline per point; the replicas study compares one pipeline with "
+                             "replicas");
+  }
   if (setup.options.kind == StudyKind::where) setup.site_subsets = site_subsets(pinned);
   add_jobs(setup, pinned, setup.jobs);
   return setup;

@@ -19,7 +19,7 @@
 
 namespace geotrain {
 
-enum class StudyKind { pareto, subset, latency, bandwidth, split, parallelism, where };
+enum class StudyKind { pareto, subset, latency, bandwidth, split, parallelism, where, replicas };
 
 const char* study_kind_name(StudyKind kind);
 std::optional<StudyKind> study_kind_from_name(const std::string& name);
@@ -37,7 +37,8 @@ struct StudyOptions {
   StudyKind kind = StudyKind::pareto;
   std::vector<double> lambdas;  // pareto: 0, 0.1, ..., 1 by default
   StudyAxes axes;               // pareto: the two figures traded; time and energy by default
-  std::vector<double> values;   // latency (ms) or bandwidth (Gbps) sweeps
+  std::vector<double> values;   // latency (ms) or bandwidth (Gbps) sweeps; replicas: the wide-area bandwidths
+  std::vector<std::int64_t> sync_every;  // replicas: the sync periods H, [1] by default
   int seeds = 1;                // seeds per point; the best objective is kept
   Method method = Method::memetic;
   std::optional<double> time_limit_s;  // per job

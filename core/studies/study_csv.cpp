@@ -141,6 +141,14 @@ std::string study_summary_csv(const json& summary) {
     }
   } else if (study == "where") {
     where_csv(out, summary);
+  } else if (study == "replicas") {
+    out << "bandwidth_gbps,sync_every,one_pipeline_iteration_ms,one_pipeline_gpus_used,replicas_iteration_ms,"
+           "replicas_gpus_used,replica_count,winner,gain_pct\n";
+    for (const auto& p : summary["points"]) {
+      const json &a = p["one_pipeline"], &b = p["replicas"];
+      row(out, {p["bandwidth_gbps"], p["sync_every"], field(a, "iteration_ms"), field(a, "gpus_used"),
+                field(b, "iteration_ms"), field(b, "gpus_used"), field(b, "replica_count"), p["winner"], p["gain_pct"]});
+    }
   } else if (study == "parallelism") {
     out << "parallelism,job,feasible,iteration_ms,energy_j,objective,gpus_used,stage_count,gpus,plan,gain_pct,error\n";
     for (const char* side : {"pipeline", "hybrid"}) {

@@ -11,7 +11,7 @@ namespace geotrain {
 namespace {
 
 constexpr StudyKind kKinds[] = {StudyKind::pareto, StudyKind::subset, StudyKind::latency, StudyKind::bandwidth,
-                                StudyKind::split, StudyKind::parallelism, StudyKind::where};
+                                StudyKind::split, StudyKind::parallelism, StudyKind::where, StudyKind::replicas};
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 53) - 1;
 constexpr int kDefaultSeeds = 3;  // pareto, network sweeps, parallelism and where with memetic
 
@@ -22,6 +22,8 @@ std::string kind_names() {
 }
 
 bool is_network_sweep(StudyKind kind) { return kind == StudyKind::latency || kind == StudyKind::bandwidth; }
+// Studies whose values are wide-area bandwidths in Gbps.
+bool takes_bandwidths(StudyKind kind) { return kind == StudyKind::bandwidth || kind == StudyKind::replicas; }
 
 std::vector<double> default_lambdas() {
   std::vector<double> lambdas;
@@ -31,6 +33,7 @@ std::vector<double> default_lambdas() {
 
 std::vector<double> default_values(StudyKind kind) {
   if (kind == StudyKind::latency) return {0.1, 1, 5, 10, 50, 100};
+  if (kind == StudyKind::replicas) return {1, 10, 25, 50, 100, 200, 400};
   return {0.5, 2, 5, 10, 50, 100};
 }
 
@@ -80,6 +83,7 @@ const char* study_kind_name(StudyKind kind) {
     case StudyKind::split: return "split";
     case StudyKind::parallelism: return "parallelism";
     case StudyKind::where: return "where";
+    case StudyKind::replicas: return "replicas";
   }
   return "";
 }
@@ -95,13 +99,13 @@ namespace {
 // `lambdas` (pareto) and `values` (network sweeps), each refused elsewhere.
 void read_swept_lists(FieldReader& r, const nlohmann::json& options, StudyOptions& out) {
   const StudyKind kind = out.kind;
-  const bool takes_lambdas = kind == StudyKind::pareto, takes_values = is_network_sweep(kind);
+  const bool takes_lambdas = kind == StudyKind::pareto, takes_values = is_network_sweep(kind) || kind == StudyKind::replicas;
   auto given = [&options](const char* key) { return options.contains(key) && !options[key].is_null(); };
   if (given("lambdas") && !takes_lambdas)
     r.error("study.lambdas", std::string("only the pareto study takes lambdas, not ") + study_kind_name(kind));
   if (given("values") && !takes_values)
     r.error("study.values",
-            std::string("only the latency and bandwidth sweeps take values, not ") + study_kind_name(kind));
+            std::string("only the latency, bandwidth and replicas sweeps take values, not ") + study_kind_name(kind));
   if (takes_lambdas) {
     out.lambdas = read_number_list(r, options, "lambdas", kMaxStudyLambdas, [](double x) {
       return x >= 0 && x <= 1 ? std::string() : std::string("must be in [0, 1]");
@@ -109,13 +113,32 @@ void read_swept_lists(FieldReader& r, const nlohmann::json& options, StudyOption
     if (!given("lambdas")) out.lambdas = default_lambdas();
   }
   if (takes_values) {
-    const bool latency = kind == StudyKind::latency;
+    const bool latency = !takes_bandwidths(kind);
     out.values = read_number_list(r, options, "values", kMaxStudyValues, [latency](double x) {
       if (latency) return x >= 0 && x <= kMaxSweptLatencyMs ? std::string() : std::string("must be in [0, 1e6] ms");
       return x > 0 && x <= kMaxSweptBandwidthGbps ? std::string() : std::string("must be in (0, 1e6] Gbps");
     });
     if (!given("values")) out.values = default_values(kind);
   }
+}
+
+// `sync_every` (replicas only): distinct sync periods H, integers >= 1.
+void read_sync_periods(FieldReader& r, const nlohmann::json& options, StudyOptions& out) {
+  const bool given = options.contains("sync_every") && !options["sync_every"].is_null();
+  if (given && out.kind != StudyKind::replicas)
+    return r.error("study.sync_every", std::string("only the replicas study takes sync_every, not ") +
+                                           study_kind_name(out.kind));
+  if (out.kind != StudyKind::replicas) return;
+  if (!given) {
+    out.sync_every = {1};
+    return;
+  }
+  const std::vector<double> periods = read_number_list(r, options, "sync_every", kMaxStudyValues, [](double x) {
+    return x >= 1 && x <= static_cast<double>(kMaxSyncEvery) && x == std::floor(x)
+               ? std::string()
+               : std::string("must be an integer in [1, 1000000000]");
+  });
+  for (double h : periods) out.sync_every.push_back(static_cast<std::int64_t>(h));
 }
 
 // method, seeds, time_limit_s and seed.
@@ -126,8 +149,8 @@ void read_run_settings(FieldReader& r, const nlohmann::json& options, StudyOptio
     else r.error("study.method", "must be memetic or exact, got " + FieldReader::describe(*name));
   }
   // Exact is deterministic: one seed unless asked for more.
-  const bool several_seeds =
-      out.method == Method::memetic && out.kind != StudyKind::subset && out.kind != StudyKind::split;
+  const bool several_seeds = out.method == Method::memetic && out.kind != StudyKind::subset &&
+                             out.kind != StudyKind::split && out.kind != StudyKind::replicas;
   out.seeds = static_cast<int>(
       r.integer(options, "study", "seeds", false, 1, kMaxStudySeeds).value_or(several_seeds ? kDefaultSeeds : 1));
   out.time_limit_s = r.number(options, "study", "time_limit_s", false, Range::positive);
@@ -169,7 +192,7 @@ void read_axes(FieldReader& r, const nlohmann::json& options, StudyOptions& out)
 StudyOptions parse_study_options(const nlohmann::json& options) {
   FieldReader r;
   StudyOptions out;
-  if (!r.open_object(options, "study", {"study", "lambdas", "seeds", "values", "method", "time_limit_s", "seed", "axes"}))
+  if (!r.open_object(options, "study", {"study", "lambdas", "seeds", "values", "method", "time_limit_s", "seed", "axes", "sync_every"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "study", "study", true)) {
     if (auto kind = study_kind_from_name(*name)) out.kind = *kind;
@@ -179,6 +202,7 @@ StudyOptions parse_study_options(const nlohmann::json& options) {
   read_swept_lists(r, options, out);
   read_run_settings(r, options, out);
   read_axes(r, options, out);
+  read_sync_periods(r, options, out);
   if (!r.errors().empty()) throw InputError(r.errors());
   out.warnings = r.warnings();
   return out;

@@ -7,6 +7,9 @@
 #include "studies/network_sweep.hpp"
 #include "api/planner.hpp"
 #include "model/plan_json.hpp"
+#include "model/link_table.hpp"
+#include "model/replica_cost_model.hpp"
+#include "model/replica_plan_json.hpp"
 
 namespace geotrain {
 
@@ -33,7 +36,7 @@ class JobModels {
  public:
   explicit JobModels(const StudySetup& setup)
       : per_point_(setup.options.kind == StudyKind::latency || setup.options.kind == StudyKind::bandwidth ||
-                   setup.options.kind == StudyKind::where) {}
+                   setup.options.kind == StudyKind::where || setup.options.kind == StudyKind::replicas) {}
   CostModel& model_for(const StudyJob& job) {
     const int key = per_point_ ? job.point : 0;
     auto it = models_.find(key);
@@ -68,7 +71,20 @@ JobOutcome read_outcome(const StudyJob& job, const nlohmann::json& result, JobMo
   try {
     const std::int64_t u = parse_plan_micro_batch_size(result, job.problem);
     if (u > 0 && u != job.problem.model.micro_batch_size) at_u = with_micro_batch_size(job.problem, u), outcome.micro_batch_size = u;
-    outcome.plan = parse_group_plan(result, at_u ? *at_u : job.problem);
+    const Problem& problem = at_u ? *at_u : job.problem;
+    if (has_replicas(result) || network_has_capacities(problem.network)) {
+      // Replicas, or pipes whose capacity sends share: the replica model prices them.
+      ReplicaPlan replicas = parse_replica_plan(result, problem);
+      CostModel objective(problem);
+      objective.set_weights(job_weights(job));
+      const ReplicaPlanModel model(problem, replicas, objective);
+      outcome.cost = model.model.evaluate(model.view());
+      outcome.plan = replicas.front().stages;
+      if (replicas.size() > 1) outcome.replicas = std::move(replicas);
+      outcome.state = JobOutcome::State::solved;
+      return outcome;
+    }
+    outcome.plan = parse_group_plan(result, problem);
   } catch (const InputError& e) {
     std::vector<std::string> messages;
     for (const auto& m : e.messages()) messages.push_back(path + "." + (m.rfind("plan.", 0) == 0 ? m.substr(5) : m));

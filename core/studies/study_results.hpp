@@ -12,6 +12,7 @@
 #include "model/cost_model.hpp"
 #include "model/group_plan.hpp"
 #include "model/plan_report.hpp"
+#include "model/replica_plan.hpp"
 #include "studies/studies.hpp"
 
 namespace geotrain {
@@ -20,7 +21,8 @@ struct JobOutcome {
   enum class State { missing, failed, solved };
   State state = State::missing;
   std::string error;  // failed: the job's messages, joined
-  GroupPlan plan;     // solved; stages may be groups when the job's problem is hybrid
+  GroupPlan plan;     // solved; stages may be groups when the job's problem is hybrid (replicas: the first's)
+  ReplicaPlan replicas;  // solved with two or more replicas (replicas.md); empty otherwise
   PlanCost cost;      // solved: the plan on the job's problem, with the job's weights
   // When the job chose another micro-batch size (search.micro_batch_size "auto"): that u, at
   // which `cost` is figured; 0 when it planned at the problem's own.
@@ -72,5 +74,6 @@ bool same_plan(const GroupPlan& a, const GroupPlan& b);
 nlohmann::ordered_json pareto_summary(const StudySetup& setup, const StudyOutcomes& outcomes);       // study_pareto.cpp
 nlohmann::ordered_json parallelism_summary(const StudySetup& setup, const StudyOutcomes& outcomes);  // study_parallelism.cpp
 nlohmann::ordered_json where_summary(const StudySetup& setup, const StudyOutcomes& outcomes);        // where_study.cpp
+nlohmann::ordered_json replicas_summary(const StudySetup& setup, const StudyOutcomes& outcomes);     // study_replicas.cpp
 
 }  // namespace geotrain

@@ -177,6 +177,7 @@ json summarise_study(const StudySetup& setup, const nlohmann::json& results) {
     case StudyKind::split: return split_summary(setup, outcomes);
     case StudyKind::parallelism: return parallelism_summary(setup, outcomes);
     case StudyKind::where: return where_summary(setup, outcomes);
+    case StudyKind::replicas: return replicas_summary(setup, outcomes);
   }
   return nullptr;
 }

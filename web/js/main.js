@@ -34,8 +34,16 @@ function start() {
   // The 1F1B timeline draws the plan's simulated schedule (core/sim/), from the tools worker.
   const results = createResults({ simulate: (problem, plan, options) => tools.call('simulate', { problem, plan, options }) });
   $('results-area').append(results.element);
-  // Launch view (issue 12): every plan the results show also gets its launch bundle.
-  const launch = createLaunchView({ request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }) });
+  // Launch view (issue 12): every plan the results show also gets its launch bundle; an engine
+  // that cannot run the plan can plan again for itself (search.engine, issue 22).
+  const launch = createLaunchView({
+    request: (problem, plan) => tools.call('launch', { problem, plan: JSON.stringify(plan), target: 'all' }),
+    planFor: (engine) => {
+      store.edit((copy) => { copy.search = { ...(copy.search ?? {}), engine }; }, 'launch');
+      notify(`Engine set to ${engine}: planning the best plan it can launch.`, { kind: 'info', topic: 'engine' });
+      return runPanel.plan();
+    },
+  });
   $('results-area').append(launch.element);
   const showResults = results.show;
   results.show = (shown) => { launch.show(shown); editor.showResult(shown.result); return showResults(shown); };

@@ -81,7 +81,8 @@ SolveResult finish(const CostModel& model, const char* method, Plan plan, std::i
 }  // namespace
 
 Plan uniform_plan(const CostModel& model) {
-  const int q = std::min(model.num_gpus(), model.num_layers()), L = model.num_layers();
+  // At most the model's stage count limit (search.engine "torch": M).
+  const int q = std::min({model.num_gpus(), model.num_layers(), model.most_stages()}), L = model.num_layers();
   Plan plan(q);
   for (int i = 0; i < q; ++i) plan[i] = Stage{i, L / q + (i < L % q ? 1 : 0)};
   return plan;
@@ -122,7 +123,8 @@ Plan metis_plan(const CostModel& model, std::vector<int> gpus) {
     const double sa = speed(model, a), sb = speed(model, b);
     return sa != sb ? sa > sb : a < b;
   });
-  if (static_cast<int>(gpus.size()) > model.num_layers()) gpus.resize(model.num_layers());
+  const int most = std::min(model.num_layers(), model.most_stages());
+  if (static_cast<int>(gpus.size()) > most) gpus.resize(static_cast<std::size_t>(most));
   // Drop GPUs that cannot hold one layer (the activation term grows with Q, so
   // re-check after each drop), but never the last one standing.
   for (bool dropped = true; dropped && gpus.size() > 1;) {
@@ -182,7 +184,7 @@ SolveResult run_metis_improved(const CostModel& model, std::uint64_t seed, const
     for (int g = 0; g < n; ++g) all[g] = g;
     consider(all);
     Rng rng(seed);
-    const int max_size = std::min(n, model.num_layers());
+    const int max_size = std::min({n, model.num_layers(), model.most_stages()});
     for (int s = 0; s < kMetisSampledSubsets; ++s) {
       const int size = rng.uniform_int(1, max_size);
       std::vector<int> pool = all;

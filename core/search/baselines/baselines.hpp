@@ -1,6 +1,8 @@
 #pragma once
 // Baselines on GeoTrain's cost model, in the spirit of the paper's Sect. 6.2.
 //
+// Each plans at most the model's most_stages() stages (search.engine "torch"
+// limits them to M); by default that is no limit.
 // uniform        : the first min(N, L) GPUs in file order, layers split evenly
 //                  (the first L mod Q stages get one more), no memory repair.
 // metis          : every GPU (the L fastest when N > L), ordered by the

@@ -2,12 +2,15 @@
 // What every search over stage-group layouts shares: the pool's nodes and
 // shapes, the links resolved once, and a cost model per layout that carries
 // the prepared model's objective (lambda, references) and stage-count range.
+// Every choice it hands out is one the problem's engine can run
+// (engine_space.hpp): the methods over layouts inherit search.engine here.
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "model/cost_model.hpp"
 #include "model/problem.hpp"
+#include "search/space/engine_space.hpp"
 #include "search/space/node_shapes.hpp"
 #include "search/solve_result.hpp"
 
@@ -40,9 +43,23 @@ class LayoutSpace {
   // Nodes with more than one shape.
   int flexible_nodes() const;
 
+  // Every choice, pipeline first; an engine that wants one shape for every
+  // stage needs only one choice per shape (a plan that leaves nodes out is a
+  // plan over the uniform choice). Throws PlanningError, naming `method`, when
+  // there are more than `cap`.
+  std::vector<ShapeChoice> every_choice(long long cap, const char* method) const;
+  // Every node that can take a shape in that shape, one choice per shape the
+  // engine allows (the choices Metis' degree search stands for).
+  std::vector<ShapeChoice> uniform_choices() const;
+  // The plan an engineer writes by hand: each node as one group of its
+  // largest allowed shape, tensor parallel across it where allowed.
+  ShapeChoice whole_node_choice() const;
+  const EngineSpace& engine() const { return engine_; }
+
  private:
   const Problem& problem_;
   const CostModel& pipeline_;
+  EngineSpace engine_;
   std::vector<PoolNode> nodes_;
   std::vector<std::optional<ResolvedLink>> links_;
 };

@@ -15,23 +15,6 @@ namespace geotrain {
 
 namespace {
 
-std::vector<ShapeChoice> every_choice(const LayoutSpace& space, const char* method) {
-  const long long count = count_choices(space.nodes(), kHybridExactMaxLayouts);
-  if (count > kHybridExactMaxLayouts) {
-    char text[300];
-    std::snprintf(text, sizeof text,
-                  "%s refused: the pool's nodes can be cut into stage groups in more than %lld ways; use "
-                  "--method memetic, or search.parallelism \"pipeline\"",
-                  method, kHybridExactMaxLayouts);
-    throw PlanningError(text);
-  }
-  std::vector<ShapeChoice> choices;
-  ShapeChoice c = space.pipeline_choice();
-  do choices.push_back(c);
-  while (next_choice(space.nodes(), c));
-  return choices;
-}
-
 // The best result over layouts, and what every method reports of the search.
 struct LayoutTally {
   SolveResult best;
@@ -70,7 +53,7 @@ struct LayoutTally {
 SolveResult solve_exact_hybrid(const LayoutSpace& space, const ExactSettings& settings,
                                const std::function<Plan(const CostModel&)>& incumbent,
                                const ProgressCallback& progress) {
-  const std::vector<ShapeChoice> choices = every_choice(space, "exact");
+  const std::vector<ShapeChoice> choices = space.every_choice(kHybridExactMaxLayouts, "exact");
   Stopwatch clock;
   LayoutTally tally;
   double lower_bound = INFINITY;
@@ -109,7 +92,7 @@ SolveResult solve_exact_hybrid(const LayoutSpace& space, const ExactSettings& se
 }
 
 SolveResult brute_force_hybrid(const LayoutSpace& space, double max_plans, const ProgressCallback& progress) {
-  const std::vector<ShapeChoice> choices = every_choice(space, "brute force");
+  const std::vector<ShapeChoice> choices = space.every_choice(kHybridExactMaxLayouts, "brute force");
   std::vector<std::unique_ptr<CostModel>> models;
   double plans = 0;
   for (const ShapeChoice& c : choices) {
@@ -139,11 +122,7 @@ SolveResult brute_force_hybrid(const LayoutSpace& space, double max_plans, const
 }
 
 SolveResult baseline_hybrid(const LayoutSpace& space, const std::function<SolveResult(const CostModel&)>& baseline) {
-  std::vector<ShapeChoice> choices;
-  for (const GroupShape& shape : all_shapes(space.nodes())) {
-    ShapeChoice c = uniform_choice(space.nodes(), shape);
-    if (std::find(choices.begin(), choices.end(), c) == choices.end()) choices.push_back(std::move(c));
-  }
+  const std::vector<ShapeChoice> choices = space.uniform_choices();
   SolveResult best;
   bool found = false;
   int tried = 0;
@@ -166,13 +145,7 @@ SolveResult baseline_hybrid(const LayoutSpace& space, const std::function<SolveR
 }
 
 SolveResult uniform_hybrid(const LayoutSpace& space) {
-  ShapeChoice whole_nodes(space.nodes().size(), 0);
-  for (std::size_t n = 0; n < space.nodes().size(); ++n) {
-    const PoolNode& node = space.nodes()[n];
-    const int size = static_cast<int>(node.gpus.size());
-    whole_nodes[n] = std::max(0, shape_index(node, GroupShape{size, std::min(size, kMaxTensorParallel)}));
-  }
-  const auto model = space.model(whole_nodes);
+  const auto model = space.model(space.whole_node_choice());
   SolveResult r = run_uniform(*model);
   r.layout = model->layout();
   r.layouts_tried = 1;

@@ -13,6 +13,10 @@
 //   plan wins (time only, as Metis ranks).
 // uniform: one group per node, tensor parallel across it, every node in file
 //   order with the layers split evenly: the plan an engineer writes by hand.
+// Every method takes its choices from the LayoutSpace, so each stays inside
+// search.engine's space (engine_space.hpp): exact and brute force see only
+// the engine's choices, Metis only its uniform shapes, uniform the largest
+// shape the engine allows per node.
 #include <functional>
 
 #include "search/exact/exact.hpp"

@@ -18,7 +18,7 @@ for problem in "$root"/examples/*.json; do
   name=$(basename "$problem" .json)
   plan=$(mktemp)
   if [ "$keep" = 1 ] && [ -f "$here/$name.json" ]; then
-    node -e 'const b = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(JSON.stringify({stages: b.plan}));' \
+    node -e 'const b = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(JSON.stringify(b.replicas ? {replicas: b.replicas} : {stages: b.plan}));' \
       "$here/$name.json" > "$plan"
   else
     "$cli" solve "$problem" > "$plan"
