@@ -125,6 +125,70 @@ test('bad options and traces are refused with the field named', () => {
   assert.match(jitter.stderr, /options\.jitter: must be in \[0, 1\), got 1\.5/);
 });
 
+// Two sites (replicas.md): a0, a1 at A and b0, b1 at B, 100 TFLOPS; inside a site 100 Gbps,
+// 0.1 ms; between them 10 Gbps, 10 ms. H = T = V = 1000, u = 1, M = 4, 4 layers.
+// Replica 0 a0 (2 layers) -> a1 (2 layers) on 3 micro-batches, replica 1 b0 -> b1 on 1:
+// f0 = 0.48, b0 = 0.96, f1 = 0.50, b1 = 1.00 ms (the head adds 0.06 to stage 1's 1.44),
+// sends inside a site 0.1 + 2e6 / 1.25e10 s = 0.26 ms. Replica 0 (blocking):
+// F(0,0) 0-0.48 +-0.74; F(0,1) 0.74-1.22 +-1.48; F(1,0) 0.74-1.24; B(1,0) 1.24-2.24 +-2.50;
+// F(1,1) 2.50-3.00; B(0,0) 2.50-3.46; F(0,2) 3.46-3.94 +-4.20; B(1,1) 3.00-4.00 +-4.26;
+// F(1,2) 4.26-4.76; B(0,1) 4.26-5.22; B(1,2) 4.76-5.76 +-6.02; B(0,2) 6.02-6.98.
+// Replica 1: F 0-0.48 +-0.74, F 0.74-1.24, B 1.24-2.24 +-2.50, B 2.50-3.46: 3.46 ms.
+// Across replicas, each stage's ring crosses A -> B and back: the pipe A -> B carries
+// 2 (R - 1) / R (X_0 + X_1) = (2 * 2.4e7) + (2 * 2.4e7 + 2e6) = 9.8e7 B over 1.25e9 B/s
+// plus 2 (R - 1) latencies: 78.4 + 20 = 98.4 ms. T_sim = 6.98 + 98.4 = 105.38 ms.
+const twoSites = {
+  name: 'two sites',
+  model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 1, global_batch_size: 4 },
+  gpus: ['a0', 'a1', 'b0', 'b1'].map((id) => ({ id, site: id[0].toUpperCase(), peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250 })),
+  network: { intra_site: { bandwidth_gbps: 100, latency_ms: 0.1 }, inter_site: { bandwidth_gbps: 10, latency_ms: 10 } },
+  objective: { lambda: 1, t_ref_ms: 10, e_ref_j: 2 },
+};
+const replicaPlan = { replicas: [
+  { micro_batches: 3, stages: [{ gpu: 'a0', layers: 2 }, { gpu: 'a1', layers: 2 }] },
+  { micro_batches: 1, stages: [{ gpu: 'b0', layers: 2 }, { gpu: 'b1', layers: 2 }] },
+] };
+
+test('a replica plan: each replica\'s pipeline, then the sync phase, worked out by hand', () => {
+  const problem = write('two-sites.json', twoSites);
+  const plan = write('replicas.json', replicaPlan);
+  const r = json(['simulate', problem, plan, '--events']);
+  assert.equal(r.makespan_ms.length, 2);
+  near(r.makespan_ms[0], 6.98, 'replica 0');
+  near(r.makespan_ms[1], 3.46, 'replica 1');
+  near(r.sync_start_ms, 6.98, 'the sync starts when the last replica drains');
+  near(r.cross_replica_sync_ms, 98.4, 'T_xsync');
+  assert.equal(r.data_parallel_sync_ms, 0);
+  assert.equal(r.sync_every, 1);
+  near(r.iteration_ms, 105.38, 'T_sim');
+  near(r.analytic_iteration_ms, json(['evaluate', problem, plan]).iteration_ms, 'evaluate\'s T_iter');
+  near(r.analytic_iteration_ms, 105.38, 'the formula agrees here');
+  assert.equal(r.replicas.length, 2);
+  assert.equal(r.replicas[1].micro_batches, 1);
+  const at = (replica, stage, k, kind) => r.events.find((e) => e.replica === replica && e.stage === stage && e.micro_batch === k && e.kind === kind);
+  near(at(0, 0, 2, 'B').start_ms, 6.02, 'B(0,2) of replica 0');
+  near(at(1, 0, 0, 'B').end_ms, 3.46, 'replica 1 drains');
+  // 2 replicas x 2 stages: (3 + 1) micro-batches x 2 operations x 2 stages + 1 send each = 24 events.
+  assert.equal(r.events.length, 24);
+  // sync_every 4: the cross-replica sync once every four iterations, 6.98 + 98.4 / 4 = 31.58 ms.
+  const local = json(['simulate', write('two-sites-h4.json', { ...twoSites, training: { sync_every: 4 } }), plan]);
+  near(local.iteration_ms, 31.58, 'T_sim with sync_every 4');
+  assert.equal(local.sync_every, 4);
+});
+
+test('solve --simulate with replicas, and the best-plans features refuse them naming the field', () => {
+  const problem = write('two-sites-r2.json', { ...twoSites, search: { replicas: 2, time_limit_s: 5, seed: 1 } });
+  const solved = json(['solve', problem, '--simulate']);
+  assert.equal(solved.replicas.length, 2);
+  assert.equal(solved.simulation.makespan_ms.length, 2);
+  near(solved.simulation.analytic_iteration_ms, solved.iteration_ms, 'the simulated plan is the printed one');
+  for (const args of [['solve', problem, '--rank-by', 'simulated'], ['robustness', problem]]) {
+    const r = run(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.stderr, /search\.replicas: ranking by the simulation and the robustness study compare one-pipeline plans/);
+  }
+});
+
 test('robustness: the best few plans, the same for the same seed', () => {
   const problem = `${examples}three-sites.json`;
   const args = ['robustness', problem, '--plans', '4', '--scenarios', '30', '--seed', '3'];

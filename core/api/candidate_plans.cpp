@@ -1,6 +1,8 @@
 #include "api/candidate_plans.hpp"
 
 #include "model/group_layout.hpp"
+#include "model/input_error.hpp"
+#include "model/link_table.hpp"
 #include "search/exact/gpu_symmetry.hpp"
 #include "search/memetic/chromosome.hpp"
 #include "search/memetic/memetic.hpp"
@@ -54,12 +56,27 @@ void add_population(std::vector<CandidatePlan>& out, const PreparedProblem& prep
   }
 }
 
+// The candidates are one pipeline's plans, figured by the one-pipeline model:
+// a problem whose plans are replicas, are held to an engine, or share site
+// pipes is refused, naming the field, rather than compared on the wrong space.
+void check_one_pipeline_space(const Problem& problem) {
+  const std::string what = "ranking by the simulation and the robustness study compare one-pipeline plans";
+  if (problem.search.replicas != 1 || problem.search.replicas_auto)
+    throw InputError("search.replicas: " + what + "; use 1 here (geotrain simulate runs a replica plan)");
+  if (problem.search.engine != Engine::any)
+    throw InputError("search.engine: " + what + " of the whole pool; use \"any\" here");
+  if (network_has_capacities(problem.network))
+    throw InputError("network: capacity_gbps: " + what + " without shared site pipes; "
+                     "geotrain simulate runs a plan across them");
+}
+
 }  // namespace
 
 std::vector<CandidatePlan> candidate_plans(const PreparedProblem& prepared, const SolveOptions& options, int count,
                                            const ProgressCallback& progress) {
   std::vector<CandidatePlan> out;
   const Problem& problem = prepared.problem;
+  check_one_pipeline_space(problem);
   const bool one_run = options.method == Method::memetic && problem.search.parallelism == Parallelism::pipeline &&
                        !problem.search.micro_batch_auto;
   if (!one_run) {

@@ -3,12 +3,15 @@
 #include <algorithm>
 
 #include "api/planner.hpp"
+#include "api/replica_output.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
 #include "model/message_list.hpp"
 #include "model/plan_json.hpp"
 #include "model/problem_json.hpp"
+#include "model/replica_plan_json.hpp"
 #include "sim/replay.hpp"
+#include "sim/replica_timing_builder.hpp"
 #include "sim/simulator.hpp"
 #include "sim/timing_builder.hpp"
 #include "sim/trace.hpp"
@@ -109,6 +112,15 @@ json schedule_report(const Problem& problem, const PipelineTimings& timings, con
                           ? (schedule.iteration_s - timings.analytic_iteration_s) / timings.analytic_iteration_s
                           : 0.0;
   out["after_drain_ms"] = ms(timings.after_drain_s);
+  if (several) {
+    // The sync phase after the last replica drains (replicas.md): every
+    // group's data-parallel sync, then the cross-replica all-reduce, paid
+    // once every sync_every iterations (its share per iteration here).
+    out["sync_start_ms"] = ms(span_s);
+    out["data_parallel_sync_ms"] = ms(timings.data_parallel_sync_s);
+    out["cross_replica_sync_ms"] = ms(timings.cross_replica_sync_s);
+    out["sync_every"] = timings.sync_every;
+  }
   // Idle share of the GPUs' time from the start to the last replica's drain.
   double busy = 0, slots = 0;
   for (const ReplicaSchedule& r : schedule.replicas)
@@ -187,9 +199,12 @@ json simulate_request(const std::string& problem_text, const std::string& plan_t
   const nlohmann::json plan_document = parse_json_text(plan_text, "plan");
   const std::int64_t plan_u = parse_plan_micro_batch_size(plan_document, parsed.problem);
   const Problem problem = with_micro_batch_size(parsed.problem, plan_u);
-  const GroupPlan plan = parse_group_plan(plan_document, problem);
+  // A plan of replicas (or one pipeline across site pipes with capacities) is
+  // priced by the replica model, as evaluate prices it; others as before.
+  const ReplicaPlan plan = parse_replica_plan(plan_document, problem);
   const auto links = resolve_links(problem.network, problem.gpus);
-  const PipelineTimings timings = pipeline_timings(problem, links, plan);
+  const PipelineTimings timings = needs_replica_model(plan, problem) ? replica_timings(problem, links, plan)
+                                                                     : pipeline_timings(problem, links, plan.front().stages);
   SimulationOptions sim;
   sim.sends = options.sends;
   sim.record_events = options.events;

@@ -58,6 +58,12 @@ struct PipelineTimings {
   // After every replica has drained, as the analytic model adds them: the
   // largest data-parallel sync plus the cross-replica sync over sync_every.
   double after_drain_s = 0;
+  // Its parts, for reports (after_drain_s = dp + T_xsync / H): the largest
+  // data-parallel sync, the cross-replica sync T_xsync (0 with one replica)
+  // and sync_every H.
+  double data_parallel_sync_s = 0;
+  double cross_replica_sync_s = 0;
+  std::int64_t sync_every = 1;
   std::vector<LinkEnds> links;             // link index -> its GPUs
   std::vector<std::vector<int>> devices;   // device index -> its GPUs (one, or a stage group)
   double analytic_iteration_s = 0;         // the cost model's T_iter of the same plan

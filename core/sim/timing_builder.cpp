@@ -68,6 +68,7 @@ PipelineTimings pipeline_timings(const Problem& problem, const std::vector<std::
   PipelineTimings timings;
   const auto m = static_cast<std::int64_t>(std::llround(model.micro_batches()));
   timings.after_drain_s = add_pipeline(timings, problem, links, model, plan, m);
+  timings.data_parallel_sync_s = timings.after_drain_s;
   timings.analytic_iteration_s = model.evaluate(plan).iteration_s;
   return timings;
 }
