@@ -197,3 +197,54 @@ test('a plan too large to draw whole: first and last micro-batches, the rest mer
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a plan of replicas: the replica that drains last, then the sync phase', async () => {
+  const { context, page, errors } = await freshPage();
+  await page.setViewportSize(DESKTOP);
+  // Two sites of two GPUs, two replicas (replicas.md); the stage rings cross between the sites, so
+  // the cross-replica sync is long next to the pipelines.
+  const gpu = (id) => ({ id, site: id[0].toUpperCase(), peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250 });
+  const problem = {
+    name: 'two sites, two replicas',
+    model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 1, global_batch_size: 8 },
+    gpus: ['a0', 'a1', 'b0', 'b1'].map(gpu),
+    network: { intra_site: { bandwidth_gbps: 100, latency_ms: 0.1 }, inter_site: { bandwidth_gbps: 10, latency_ms: 10 } },
+    objective: { lambda: 1, t_ref_ms: 10, e_ref_j: 2 },
+    search: { replicas: 2, time_limit_s: 5, seed: 1 },
+  };
+  await page.click('#tab-json');
+  await page.fill('#problem-json', JSON.stringify(problem, null, 1));
+  await page.waitForFunction((n) => JSON.parse(document.getElementById('problem-json').value).name === n, problem.name);
+  await page.click('#plan-button');
+  await waitStatus(page, 'Done', 60000);
+  await page.waitForSelector('#view-timeline svg.gt-tl-svg');
+  const data = await timelineData(page);
+  assert.equal(data.replicas, '2');
+  const solved = await callModule('solve', problem, {});
+  const module = await callModule('simulate', problem, solved, { sends: 'blocking' });
+  assert.equal(Number(data.simulatedMs), module.iteration_ms);
+  assert.equal(Number(data.analyticMs), module.analytic_iteration_ms);
+  // The replica drawn is the one that drains last; the sync phase starts when it has drained.
+  const r = Number(data.replica);
+  assert.equal(Number(data.pipelineMs), Math.max(...module.makespan_ms));
+  assert.equal(Number(data.pipelineMs), module.makespan_ms[r]);
+  assert.equal(Number(data.drainMs), module.sync_start_ms);
+  assert.equal(Number(data.syncMs), module.after_drain_ms);
+  assert.ok(module.cross_replica_sync_ms > 0);
+  const sync = await page.$eval('#view-timeline .gt-tl-phase.is-sync', (g) => g.dataset.phase);
+  assert.equal(sync, 'gradient sync');
+  // Every stage's all-reduce across the replicas closes the phase, at the drawing's scale.
+  assert.equal(await page.locator('#view-timeline .gt-tl-xsync-block').count(), module.replicas[r].stages.length);
+  // Its micro-batches only: each replica runs its own share.
+  const events = await drawnEvents(page);
+  const q = module.replicas[r].stages.length;
+  assert.equal(events.filter((e) => e.kind === 'F').length, module.replicas[r].micro_batches * q);
+  assert.match(await page.textContent('#view-timeline .gt-tl-replica'), /Replica \d of 2 is drawn/);
+  assert.deepEqual(await smallTexts(page, '#view-timeline'), []);
+  await page.locator('section.view-timeline').screenshot({ path: 'build/artifacts/simulation-timeline-replicas.png' });
+  await page.setViewportSize(PHONE);
+  assert.deepEqual(await smallTexts(page, '#view-timeline'), [], 'no text under 9 px at 390x844');
+  await page.locator('section.view-timeline').screenshot({ path: 'build/artifacts/simulation-timeline-replicas-phone.png' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -22,44 +22,69 @@ export function eventRequest(stageCount, microBatches, sends = 'blocking') {
 const KINDS = { F: 'forward', B: 'backward', send_f: 'sendForward', send_b: 'sendBackward' };
 
 /**
- * The module's report (one replica) indexed for drawing: per stage its operations and transfers by
- * kind, the drawn micro-batches, the merged ones' span per stage, the phases and the figures.
+ * The replica to draw of a report of several (`replicas[]`, a plan of replicas): the one that drains
+ * last, whose makespan the sync phase and T_sim follow. 0 for a report of one pipeline.
  */
-export function scheduleOf(report) {
-  const stages = Array.isArray(report.stages) ? report.stages : [];
+export function slowestReplica(report) {
+  if (!severalReplicas(report)) return 0;
+  let best = 0;
+  report.replicas.forEach((r, i) => { if (Number(r.makespan_ms) > Number(report.replicas[best].makespan_ms)) best = i; });
+  return best;
+}
+
+function severalReplicas(report) {
+  return Array.isArray(report?.replicas) && report.replicas.length > 0 && !Array.isArray(report.stages);
+}
+
+/**
+ * The module's report indexed for drawing one pipeline (replica `replica` of a plan of replicas): per
+ * stage its operations and transfers by kind, the drawn micro-batches, the merged ones' span per stage,
+ * the phases and the figures. `drain` is when every replica has drained and the sync phase starts.
+ */
+export function scheduleOf(report, replica = 0) {
+  const several = severalReplicas(report);
+  const part = several ? (report.replicas[replica] || {}) : report;
+  const shown = several ? replica : 0;
+  const stages = Array.isArray(part.stages) ? part.stages : [];
   const count = stages.length;
   const rows = stages.map(() => ({ forward: [], backward: [], sendForward: [], sendBackward: [] }));
   const drawnSet = new Set();
   for (const e of report.events || []) {
-    if (e.replica !== 0 || !(e.stage >= 0 && e.stage < count) || !KINDS[e.kind]) continue;
+    if (e.replica !== shown || !(e.stage >= 0 && e.stage < count) || !KINDS[e.kind]) continue;
     rows[e.stage][KINDS[e.kind]].push(e);
     drawnSet.add(e.micro_batch);
   }
-  const microBatches = Number(report.micro_batches) || 0;
+  const microBatches = Number(part.micro_batches) || 0;
   const head = Number.isInteger(report.events_each_end) ? report.events_each_end : null;
   const mergedRange = head !== null && microBatches > 2 * head ? { from: head, to: microBatches - head - 1 } : null;
   const merged = stages.map(() => null);
   for (const m of report.merged || []) {
-    if (m.replica === 0 && m.stage >= 0 && m.stage < count) merged[m.stage] = { start: m.start_ms, end: m.end_ms, busy: m.busy_ms };
+    if (m.replica === shown && m.stage >= 0 && m.stage < count) merged[m.stage] = { start: m.start_ms, end: m.end_ms, busy: m.busy_ms };
   }
-  const makespan = Number(report.makespan_ms) || 0;
+  const makespan = Number(part.makespan_ms) || 0;
+  const drain = several ? Math.max(makespan, Number(report.sync_start_ms) || 0) : makespan;
   const sync = Number(report.after_drain_ms) || 0;
   return {
     stages: count,
     microBatches,
+    replica: several ? replica : null,
+    replicaCount: several ? report.replicas.length : 1,
+    crossReplicaSync: Number(report.cross_replica_sync_ms) || 0,
+    syncEvery: Number(report.sync_every) || 1,
     rows,
     drawn: [...drawnSet].sort((a, b) => a - b),
     mergedRange,
     merged,
     makespan,
+    drain,
     sync,
-    iteration: Number(report.iteration_ms) || makespan + sync,
+    iteration: Number(report.iteration_ms) || drain + sync,
     analytic: Number(report.analytic_iteration_ms) || 0,
     difference: Number(report.difference) || 0,
     sends: report.sends === 'overlapped' ? 'overlapped' : 'blocking',
     bubbleFraction: Number(report.bubble_fraction) || 0,
-    warmupEnd: Math.min(Number(report.warmup_end_ms) || 0, makespan),
-    cooldownStart: Math.min(Number(report.cooldown_start_ms) || 0, makespan),
+    warmupEnd: Math.min(Number(part.warmup_end_ms) || 0, makespan),
+    cooldownStart: Math.min(Number(part.cooldown_start_ms) || 0, makespan),
     busy: (q) => Number(stages[q]?.busy_ms) || 0,
     idle: (q) => Number(stages[q]?.idle_ms) || 0,
     stage: (q) => stages[q],

@@ -21,8 +21,12 @@ export function operationParts(stage, durationMs) {
   ];
 }
 
-/** Each stage's gradient all-reduce from the end of the pipeline, and the phase band over them. */
-export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, plotH) {
+/**
+ * Each stage's gradient all-reduce from the end of the pipeline, and the phase band over them. With
+ * replicas, `crossMs` (T_xsync / sync_every) closes the phase: every stage's all-reduce across the
+ * replicas, after the data-parallel syncs.
+ */
+export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, plotH, crossMs = 0) {
   const group = el('g', {class: 'gt-tl-sync', 'data-sync-ms': syncMs});
   const x0 = x(pipeEndMs);
   const x1 = x(pipeEndMs + syncMs);
@@ -45,5 +49,15 @@ export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, p
                                   class: 'gt-tl-sync-block', 'data-stage': q},
                          tip(`Stage ${q + 1}: gradient sync ${formatMs(ms)}`)));
   });
+  if (crossMs > 0) {
+    const t0 = pipeEndMs + Math.max(0, syncMs - crossMs);
+    stages.forEach((stage, q) => {
+      group.appendChild(el('rect', {x: round2(x(t0)), y: round2(rowTop(q) + (rowH > 6 ? 1 : 0)),
+                                    width: round2(Math.max(0.3, x(pipeEndMs + syncMs) - x(t0))),
+                                    height: round2(rowH > 6 ? rowH - 2 : rowH), fill: SYNC_FILL, 'fill-opacity': 0.7,
+                                    class: 'gt-tl-xsync-block', 'data-stage': q},
+                           tip(`Stage ${q + 1}: its gradient all-reduced across the replicas, ${formatMs(crossMs)}`)));
+    });
+  }
   return group;
 }

@@ -11,7 +11,7 @@ import {el, html, svgRoot, figure, emptyView, truncate, tip, round2, hatchPatter
 import {colourScheme} from './colours.js';
 import {stageMetrics, bottleneckOf, microBatchesOf, siteLabel, formatMs, formatNumber, plural,
         isError, noPlanMessage} from './format.js';
-import {eventRequest, scheduleOf, steadyCut, differenceSentence} from './schedule.js';
+import {eventRequest, scheduleOf, slowestReplica, steadyCut, differenceSentence} from './schedule.js';
 import {timeAxis, breakScale, phaseBands, legend, formulaLine} from './timeline-parts.js';
 import {operationParts, syncPhase, TENSOR_FILL, SYNC_FILL} from './timeline-sync.js';
 import {stageName, planHasGroups} from './groups.js';
@@ -31,7 +31,7 @@ const latest = new WeakMap();  // container -> the last request drawn into it
  * shows a note meanwhile and a choice of send mode after). Returns the figure, or a promise of it.
  */
 export function renderTimeline(container, problem, result, options = {}) {
-  const stages = stageMetrics(result);
+  const stages = stageMetrics(replicaResult(result, 0));
   if (isError(result) || stages.length === 0) return emptyView(container, 'gt-timeline', noPlanMessage(result));
   latest.set(container, null);
   if (options.simulation) return draw(container, problem, result, options.simulation, options);
@@ -41,8 +41,24 @@ export function renderTimeline(container, problem, result, options = {}) {
   return load(container, problem, result, options, options.sends === 'overlapped' ? 'overlapped' : 'blocking');
 }
 
+// A plan of replicas (replicas.md) prints per replica its stages and figures; the timeline draws
+// one replica's pipeline (the one that drains last, once simulated) and the sync phase after it.
+function replicaList(result) {
+  return !isError(result) && Array.isArray(result?.replicas) && result.replicas.length > 1 &&
+    !Array.isArray(result.stage_metrics) ? result.replicas : null;
+}
+
+function replicaResult(result, r) {
+  const list = replicaList(result);
+  return list ? (list[r] || list[0]) : result;
+}
+
 async function load(container, problem, result, options, sends) {
-  const request = eventRequest(stageMetrics(result).length, microBatchesOf(problem, result), sends);
+  // Every replica's events come back: ask for a share of the drawing budget each.
+  const list = replicaList(result);
+  const request = list
+    ? eventRequest(stageMetrics(list[0]).length * list.length, Math.max(...list.map((r) => Number(r.micro_batches) || 1)), sends)
+    : eventRequest(stageMetrics(result).length, microBatchesOf(problem, result), sends);
   latest.set(container, request);
   if (!container.querySelector('svg.gt-tl-svg')) emptyView(container, 'gt-timeline', 'Simulating the schedule event by event…');
   let simulation;
@@ -58,9 +74,11 @@ async function load(container, problem, result, options, sends) {
   return draw(container, problem, result, simulation, {...options, sends});
 }
 
-function draw(container, problem, result, simulation, options) {
+function draw(container, problem, planResult, simulation, options) {
+  const shown = replicaList(planResult) ? slowestReplica(simulation) : 0;
+  const result = replicaResult(planResult, shown);
   const stages = stageMetrics(result);
-  const schedule = scheduleOf(simulation);
+  const schedule = scheduleOf(simulation, shown);
   if (schedule.stages !== stages.length) {
     return emptyView(container, 'gt-timeline', 'The simulated schedule does not match this plan.');
   }
@@ -81,7 +99,7 @@ function draw(container, problem, result, simulation, options) {
   const svg = svgRoot(WIDTH, height, ariaLabel(schedule, q), 'gt-tl-svg');
   Object.assign(svg.dataset, {
     totalMs: schedule.iteration, simulatedMs: schedule.iteration, analyticMs: schedule.analytic,
-    pipelineMs: schedule.makespan, syncMs: schedule.sync, sends: schedule.sends, difference: schedule.difference,
+    pipelineMs: schedule.makespan, drainMs: schedule.drain, syncMs: schedule.sync, sends: schedule.sends, difference: schedule.difference,
     bubbleFraction: schedule.bubbleFraction, microBatches: schedule.microBatches, drawnMicroBatches: schedule.drawn.length,
   });
   const defs = svg.appendChild(el('defs'));
@@ -94,7 +112,8 @@ function draw(container, problem, result, simulation, options) {
   svg.appendChild(rowLabels(stages, names, schedule, geometry, bottleneck));
   svg.appendChild(phaseBands(schedule, x, PHASE_H, plotH));
   if (schedule.sync > 0) {
-    svg.appendChild(syncPhase(stages, schedule.makespan, schedule.sync, x, geometry.rowTop, geometry.rowH, PHASE_H, plotH));
+    svg.appendChild(syncPhase(stages, schedule.drain, schedule.sync, x, geometry.rowTop, geometry.rowH, PHASE_H, plotH,
+                              schedule.crossReplicaSync / schedule.syncEvery));
   }
   if (x.gap) svg.appendChild(breakMark(x, PHASE_H, plotH, schedule.mergedRange));
   if (Math.abs(schedule.analytic - schedule.iteration) > 1e-9 * schedule.iteration) {
@@ -106,7 +125,8 @@ function draw(container, problem, result, simulation, options) {
   if (schedule.sync > 0) extra.push({label: 'grad sync', attrs: {fill: SYNC_FILL}});
   svg.appendChild(legend(LEFT, PHASE_H + plotH + AXIS_H + 14, bubble, {blocking: blocking && q > 1, transfers: gap > 0 && q > 1, extra}));
 
-  const body = typeof options.simulate === 'function' ? [sendChoice(container, problem, result, options, schedule.sends), svg] : svg;
+  if (schedule.replica !== null) Object.assign(svg.dataset, {replica: schedule.replica, replicas: schedule.replicaCount});
+  const body = typeof options.simulate === 'function' ? [sendChoice(container, problem, planResult, options, schedule.sends), svg] : svg;
   const node = figure(container, 'gt-timeline', body, caption(schedule, stages, names, bottleneck, gap > 0, planHasGroups(stages)));
   if (options.refocus) node.querySelector('.gt-tl-sends select')?.focus();
   return node;
@@ -133,14 +153,14 @@ function sendChoice(container, problem, result, options, sends) {
 function rowBackgrounds(stages, schedule, g, bottleneck, bubble) {
   const group = el('g', {class: 'gt-tl-rows'});
   const x0 = g.x(0);
-  const x1 = g.x(schedule.makespan);
+  const x1 = g.x(schedule.drain);
   stages.forEach((stage, k) => {
     const idle = schedule.idle(k);
     group.appendChild(el('rect', {
       x: round2(x0), y: round2(g.rowTop(k)), width: round2(x1 - x0), height: round2(g.rowH), fill: bubble,
       class: `gt-tl-bubble${k === bottleneck ? ' is-bottleneck' : ''}`, 'data-stage': k, 'data-idle-ms': idle,
-    }, tip(`Stage ${k + 1} (${stage.gpu}) idle ${formatMs(idle)} of ${formatMs(schedule.makespan)} ` +
-           `(${formatNumber((idle / Math.max(1e-12, schedule.makespan)) * 100)}%)`)));
+    }, tip(`Stage ${k + 1} (${stage.gpu}) idle ${formatMs(idle)} of ${formatMs(schedule.drain)} ` +
+           `(${formatNumber((idle / Math.max(1e-12, schedule.drain)) * 100)}%)`)));
   });
   group.appendChild(el('rect', {x: round2(x0 - 2), y: round2(g.rowTop(bottleneck) - 1), width: round2(x1 - x0 + 4),
                                 height: round2(g.rowH + 2), class: 'gt-tl-bottleneck-frame', fill: 'none'}));
@@ -256,7 +276,7 @@ function rowLabels(stages, names, schedule, g, bottleneck) {
                          [name, tip(`Stage ${q + 1}: ${names[q]}, ${stage.type ?? ''} at ${siteLabel(stage.site)}; forward ` +
                                     `${formatMs(own.forward_ms)}, backward ${formatMs(own.backward_ms)} per micro-batch; its warm-up ` +
                                     `ends at ${formatMs(own.warmup_end_ms)}, its cool-down starts at ${formatMs(own.cooldown_start_ms)}`)]));
-    const idle = schedule.idle(q) / Math.max(1e-12, schedule.makespan);
+    const idle = schedule.idle(q) / Math.max(1e-12, schedule.drain);
     group.appendChild(el('text', {x: WIDTH - RIGHT + 6, y: yMid, class: `gt-tl-idle${isB ? ' is-bottleneck' : ''}`},
                          `${formatNumber(idle * 100)}% idle`));
   });
@@ -290,8 +310,9 @@ function caption(schedule, stages, names, bottleneck, transfersDrawn, grouped) {
     (schedule.sends === 'blocking' && stages.length > 1 ? '; grey in a row is a GPU waiting for its send to arrive' : '') +
     (transfersDrawn && stages.length > 1 ? '; the bars between rows are the transfers, activations going down and gradients coming back, one at a time on each link' : '') +
     (grouped ? '; purple is a stage\'s tensor all-reduces, and a stage of a group is drawn once for all its GPUs.' : '.') +
-    (schedule.sync > 0 ? ` The gradient sync (${formatMs(schedule.sync)}) follows the cool-down.` : ''),
+    (schedule.sync > 0 && schedule.replica === null ? ` The gradient sync (${formatMs(schedule.sync)}) follows the cool-down.` : ''),
   ];
+  if (schedule.replica !== null) parts.push(html('span', {class: 'gt-tl-replica'}, replicaSentence(schedule)));
   if (schedule.mergedRange) {
     const {from, to} = schedule.mergedRange;
     parts.push(html('span', {class: 'gt-note'},
@@ -299,4 +320,15 @@ function caption(schedule, stages, names, bottleneck, transfersDrawn, grouped) {
                     `the ${formatNumber(to - from + 1)} in between are merged into one band per stage.`));
   }
   return parts;
+}
+
+// What the drawing of one replica of several shows, and the sync phase after the last drain.
+function replicaSentence(schedule) {
+  const every = schedule.syncEvery > 1 ? `, paid once every ${formatNumber(schedule.syncEvery)} iterations (its share here)` : '';
+  return ` Replica ${schedule.replica + 1} of ${formatNumber(schedule.replicaCount)} is drawn, on its ` +
+    `${plural(schedule.microBatches, 'micro-batch', 'micro-batches')}: the one that drains last ` +
+    `(${formatMs(schedule.makespan)}). The others run alongside on their own GPUs. When every replica has drained, ` +
+    `the gradient sync (${formatMs(schedule.sync)}) averages the replicas' gradients: ` +
+    (schedule.sync - schedule.crossReplicaSync / schedule.syncEvery > 1e-9 ? 'each group\'s data shards, then ' : '') +
+    `every stage's all-reduce across the replicas (${formatMs(schedule.crossReplicaSync)}${every}).`;
 }
