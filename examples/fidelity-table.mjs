@@ -89,7 +89,12 @@ function randomPlan(problem, index) {
 }
 
 // Shape of a plan, for "where and why": Q, M, how uneven the stage times are, the sends' share of them.
+// A plan of replicas: its slowest replica's stages, R and all M micro-batches.
 function shape(report) {
+  if (Array.isArray(report.replicas)) {
+    const slowest = report.replicas.reduce((a, r) => (r.makespan_ms > a.makespan_ms ? r : a));
+    return { ...shape({ ...slowest, replicas: undefined, micro_batches: report.micro_batches }), r: report.replicas.length };
+  }
   const tau = report.stages.map((s) => s.forward_ms + s.backward_ms + s.send_forward_ms + s.send_backward_ms);
   const sends = report.stages.reduce((a, s) => a + s.send_forward_ms + s.send_backward_ms, 0);
   const mean = tau.reduce((a, t) => a + t, 0) / tau.length;
@@ -108,9 +113,16 @@ const examplesDir = here;
 const exampleRows = [];
 for (const name of readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort()) {
   const problemFile = path.join(examplesDir, name);
-  const robust = run(['robustness', problemFile, '--scenarios', '0', '--plans', '1', '--time-limit', '20']);
-  const best = robust.plans[0];
-  const plan = { stages: best.stages, ...(best.micro_batch_size ? { micro_batch_size: best.micro_batch_size } : {}) };
+  // Examples that plan replicas (search.replicas): the plan solve prints, itself a plan file.
+  const problem = JSON.parse(readFileSync(problemFile, 'utf8'));
+  let plan;
+  if ((problem.search?.replicas ?? 1) !== 1) {
+    plan = run(['solve', problemFile, '--time-limit', '20']);
+  } else {
+    const robust = run(['robustness', problemFile, '--scenarios', '0', '--plans', '1', '--time-limit', '20']);
+    const best = robust.plans[0];
+    plan = { stages: best.stages, ...(best.micro_batch_size ? { micro_batch_size: best.micro_batch_size } : {}) };
+  }
   const blocking = simulate(problemFile, plan, 'blocking');
   const overlapped = simulate(problemFile, plan, 'overlapped');
   exampleRows.push({ name, blocking, overlapped, shape: shape(blocking) });
@@ -154,15 +166,16 @@ rmSync(scratch, { recursive: true, force: true });
 // ---- the tables
 const out = [];
 out.push(`Made by \`node examples/fidelity-table.mjs ${path.relative(process.cwd(), cli)} ${poolCount} ${seed}\`.`, '');
-out.push('### Examples: the planner\'s plan', '');
-out.push('| example | stages | M | analytic (ms) | simulated, blocking (ms) | difference | simulated, overlapped (ms) | difference |');
+out.push('#### Examples: the planner\'s plan', '');
+out.push('| example | stages (replicas × stages) | M | analytic (ms) | simulated, blocking (ms) | difference | simulated, overlapped (ms) | difference |');
 out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of exampleRows) {
-  out.push(`| ${r.name} | ${r.shape.q} | ${r.shape.m} | ${r.blocking.analytic_iteration_ms.toFixed(1)} | ` +
+  const stages = r.shape.r ? `${r.shape.r} × ${r.shape.q}` : r.shape.q;
+  out.push(`| ${r.name} | ${stages} | ${r.shape.m} | ${r.blocking.analytic_iteration_ms.toFixed(1)} | ` +
     `${r.blocking.iteration_ms.toFixed(1)} | ${pct(r.blocking.difference)} | ${r.overlapped.iteration_ms.toFixed(1)} | ${pct(r.overlapped.difference)} |`);
 }
 const why = [...new Set(failures.map((f) => f.replace(/^error: /, '').replace(/:.*$/, '')))].join('; ');
-out.push('', `### ${planner.blocking.length} random pools: the difference (simulated - analytic) / analytic`, '');
+out.push('', `#### ${planner.blocking.length} random pools: the difference (simulated - analytic) / analytic`, '');
 if (failures.length) out.push(`(${failures.length} of ${poolCount} pools left out: ${why}.)`, '');
 out.push('| plans | sends | min | 10th pct | median | 90th pct | max | within ±1% | beyond ±5% |');
 out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -175,7 +188,7 @@ for (const [label, set] of [['planner\'s best', planner], ['random', random]]) {
   }
 }
 // Where: the difference by how uneven the stages are and by micro-batches per stage.
-out.push('', '### Where the difference is largest (random plans, blocking sends): mean |difference| by plan shape', '');
+out.push('', '#### Where the difference is largest (random plans, blocking sends): mean |difference| by plan shape', '');
 const bins = [['max tau / mean tau < 1.2', (s) => s.imbalance < 1.2], ['1.2 to 2', (s) => s.imbalance >= 1.2 && s.imbalance < 2],
   ['2 or more', (s) => s.imbalance >= 2]];
 const mq = [['M < Q', (s) => s.m < s.q], ['Q <= M < 4Q', (s) => s.m >= s.q && s.m < 4 * s.q], ['M >= 4Q', (s) => s.m >= 4 * s.q]];
@@ -188,7 +201,7 @@ for (const [label, inBin] of bins) {
   });
   out.push(`| ${label} | ${cells.join(' | ')} |`);
 }
-out.push('', '### The largest differences (random plans)', '');
+out.push('', '#### The largest differences (random plans)', '');
 out.push('| pool | sends | stages | M | max tau / mean tau | sends\' share of tau | difference |');
 out.push('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
 // The largest each way: below the formula with overlapped sends, below and above it with blocking ones.
@@ -200,7 +213,7 @@ for (const x of rows) {
   out.push(`| ${x.i} | ${x.sends} | ${x.shape.q} | ${x.shape.m} | ${x.shape.imbalance.toFixed(2)} | ${(100 * x.shape.sendShare).toFixed(0)}% | ${pct(x.difference)} |`);
 }
 if (process.env.FIDELITY_DUMP) writeFileSync(process.env.FIDELITY_DUMP, JSON.stringify(blockingSorted.slice(-3).map(({ problem, plan, difference }) => ({ problem, plan, difference }))));
-out.push('', '### Ranking the planner\'s best plans by the simulation', '');
+out.push('', '#### Ranking the planner\'s best plans by the simulation', '');
 out.push('| sends | pools | candidates (mean) | simulated-fastest is not the analytic best | its gain: median | its gain: largest |');
 out.push('| --- | ---: | ---: | ---: | ---: | ---: |');
 for (const sends of ['blocking', 'overlapped']) {
