@@ -177,6 +177,37 @@ for (const file of ['three-sites.json', 'straggler-4gpu.json', 'mixed-nodes.json
   });
 }
 
+test('a plan of replicas: simulate agrees with the CLI, with a shared site pipe', () => {
+  // Two sites, each replica crossing from A to B under a capacity (replicas.md): the sends share it.
+  const gpu = (id) => ({ id, site: id[0].toUpperCase(), peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250 });
+  const problem = JSON.stringify({
+    name: 'two sites',
+    model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 1, global_batch_size: 4 },
+    gpus: ['a0', 'a1', 'b0', 'b1'].map(gpu),
+    network: { intra_site: { bandwidth_gbps: 100, latency_ms: 0.1 },
+               inter_site: { bandwidth_gbps: 10, latency_ms: 10, capacity_gbps: 4 } },
+    training: { sync_every: 2 },
+  });
+  const plan = JSON.stringify({ replicas: [
+    { micro_batches: 3, stages: [{ gpu: 'a0', layers: 2 }, { gpu: 'b0', layers: 2 }] },
+    { micro_batches: 1, stages: [{ gpu: 'a1', layers: 2 }, { gpu: 'b1', layers: 2 }] },
+  ] });
+  const problemPath = path.join(os.tmpdir(), `geotrain-wasm-replicas-${process.pid}.json`);
+  writeFileSync(problemPath, problem);
+  try {
+    for (const sends of ['blocking', 'overlapped']) {
+      const wasm = JSON.parse(module.simulate(problem, plan, JSON.stringify({ sends, events: true })));
+      const native = JSON.parse(execFileSync(cli, ['simulate', problemPath, '-', '--sends', sends, '--events'], { input: plan, encoding: 'utf8' }));
+      assert.equal(wasm.error, undefined, JSON.stringify(wasm.error));
+      assert.equal(wasm.replicas.length, 2);
+      assert.equal(wasm.sync_every, 2);
+      assert.deepEqual(wasm, native);
+    }
+  } finally {
+    rmSync(problemPath, { force: true });
+  }
+});
+
 test('robustness and a simulated ranking agree with the CLI', () => {
   const problemPath = path.join(examplesDir, 'three-sites.json');
   const problem = readFileSync(problemPath, 'utf8');
