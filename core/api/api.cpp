@@ -57,17 +57,26 @@ void add_engine_price(json& out, const Problem& problem, const SolveResult& r) {
   out["engine"] = engine_name(problem.search.engine);
   if (!r.unconstrained) return;
   const SolveResult& u = *r.unconstrained;
-  const GroupPlan plan = u.layout.empty() ? to_group_plan(u.plan) : to_group_plan(u.plan, u.layout);
+  // Its plan as the result's own would print: one pipeline (a refined one is one replica), or replicas.
+  const bool replicas = u.replicas.size() > 1;
+  const GroupPlan plan = u.replicas.size() == 1 ? u.replicas.front().stages
+                         : u.layout.empty()     ? to_group_plan(u.plan)
+                                                : to_group_plan(u.plan, u.layout);
   const Problem at_u = with_micro_batch_size(problem, u.micro_batch_size);
   out["unconstrained"] = {{"objective", u.cost.objective},
                           {"iteration_ms", u.cost.iteration_s * 1000.0},
                           {"energy_j", u.cost.energy_j},
                           {"feasible", u.cost.feasible},
-                          {"gpus_used", gpu_count(plan)},
-                          {"stage_count", plan.size()},
+                          {"gpus_used", replicas ? gpu_count(u.replicas) : gpu_count(plan)},
+                          {"stage_count", replicas ? u.replicas.front().stages.size() : plan.size()},
                           {"micro_batch_size", at_u.model.micro_batch_size},
-                          {"elapsed_ms", u.elapsed_ms},
-                          {"stages", plan_to_json(plan, at_u)["stages"]}};
+                          {"elapsed_ms", u.elapsed_ms}};
+  if (replicas) {
+    out["unconstrained"]["replica_count"] = u.replicas.size();
+    out["unconstrained"]["replicas"] = replica_plan_to_json(u.replicas, at_u)["replicas"];
+  } else {
+    out["unconstrained"]["stages"] = plan_to_json(plan, at_u)["stages"];
+  }
   auto percent = [](double engine, double free) { return free > 0 ? 100.0 * (engine / free - 1.0) : 0.0; };
   out["engine_price"] = {{"restricts", engine_restricts(problem)},
                          {"objective_pct", percent(r.cost.objective, u.cost.objective)},

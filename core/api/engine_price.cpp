@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "model/input_error.hpp"
+#include "search/replicas/engine_replicas.hpp"
 #include "search/space/engine_space.hpp"
 #include "search/space/node_shapes.hpp"
 
@@ -18,6 +19,25 @@ GroupPlan group_plan_of(const SolveResult& r) {
   return r.layout.empty() ? to_group_plan(r.plan) : to_group_plan(r.plan, r.layout);
 }
 
+// Why the engine cannot run the result's plan (one pipeline or replicas).
+std::vector<std::string> result_faults(const Problem& problem, const SolveResult& r) {
+  const Problem at_u = at_result_micro_batch(problem, r);
+  if (!r.replicas.empty()) return engine_replica_faults(problem.search.engine, at_u, r.replicas);
+  return engine_plan_faults(problem.search.engine, at_u, group_plan_of(r));
+}
+
+bool has_plan(const SolveResult& r) { return !r.plan.empty() || !r.replicas.empty(); }
+
+// `to` takes `from`'s plan, whatever its kind, and its figures.
+void take_plan(SolveResult& to, const SolveResult& from) {
+  to.plan = from.plan;
+  to.layout = from.layout;
+  to.replicas = from.replicas;
+  to.replica_partition = from.replica_partition;
+  to.cost = from.cost;
+  to.micro_batch_size = from.micro_batch_size;
+}
+
 bool beats(const PlanCost& a, const PlanCost& b) {
   if (a.feasible != b.feasible) return a.feasible;
   return a.objective < b.objective;
@@ -26,6 +46,10 @@ bool beats(const PlanCost& a, const PlanCost& b) {
 }  // namespace
 
 bool engine_restricts(const Problem& problem) {
+  // Replicas: the engines that join them want equal shares and groups, and
+  // none runs a sync period or compression (engine_replicas.hpp).
+  const bool replicas = problem.search.replicas_auto || problem.search.replicas > 1;
+  if (replicas && problem.search.engine != Engine::any) return true;
   return EngineSpace(problem).restricts(pool_nodes(problem), problem);
 }
 
@@ -39,29 +63,19 @@ PreparedProblem unconstrained_problem(const PreparedProblem& prepared, const Sol
 }
 
 void check_engine_plan(const Problem& problem, const SolveResult& result) {
-  if (problem.search.engine == Engine::any || result.plan.empty()) return;
-  const auto faults =
-      engine_plan_faults(problem.search.engine, at_result_micro_batch(problem, result), group_plan_of(result));
+  if (problem.search.engine == Engine::any || !has_plan(result)) return;
+  const auto faults = result_faults(problem, result);
   if (!faults.empty())
     throw std::logic_error("the " + result.method + " plan left the space of search.engine \"" +
                            engine_name(problem.search.engine) + "\": " + faults.front());
 }
 
 SolveResult with_unconstrained(SolveResult engine_result, SolveResult unconstrained, const Problem& problem) {
-  const bool engine_runs_it =
-      !unconstrained.plan.empty() &&
-      engine_plan_faults(problem.search.engine, at_result_micro_batch(problem, unconstrained), group_plan_of(unconstrained))
-          .empty();
+  const bool engine_runs_it = has_plan(unconstrained) && result_faults(problem, unconstrained).empty();
   if (engine_runs_it && beats(unconstrained.cost, engine_result.cost)) {
-    engine_result.plan = unconstrained.plan;
-    engine_result.layout = unconstrained.layout;
-    engine_result.cost = unconstrained.cost;
-    engine_result.micro_batch_size = unconstrained.micro_batch_size;
+    take_plan(engine_result, unconstrained);
   } else if (beats(engine_result.cost, unconstrained.cost)) {
-    unconstrained.plan = engine_result.plan;
-    unconstrained.layout = engine_result.layout;
-    unconstrained.cost = engine_result.cost;
-    unconstrained.micro_batch_size = engine_result.micro_batch_size;
+    take_plan(unconstrained, engine_result);
   }
   unconstrained.unconstrained.reset();
   engine_result.unconstrained = std::make_shared<const SolveResult>(std::move(unconstrained));
@@ -74,6 +88,7 @@ ProgressCallback unconstrained_progress(const ProgressCallback& progress, const 
     Progress p = inner;
     p.has_plan = true;
     p.best_plan = engine_result.plan;
+    p.best_replicas = engine_result.replicas;
     p.best_layout = engine_result.layout;
     p.best_cost = engine_result.cost;
     p.nodes.reset();

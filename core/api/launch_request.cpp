@@ -181,20 +181,15 @@ json deepspeed_part(const LaunchInputs& in) {
   return out;
 }
 
-json flashflex_part(const LaunchInputs& in) {
-  const FlashFlexLaunch f = flashflex_launch(in.problem, in.plan, in.map);
-  json out = {{"expressible", f.expressible}, {"versions", versions_json(flashflex_versions())}};
-  if (!f.expressible) {
-    out["cannot"] = strings(f.cannot);
-    out["nearest_plan"] = nearest_plan(in, Engine::flashflex);
-    return out;
-  }
+// An expressible FlashFlex launch as the bundle gives it.
+json flashflex_json(const FlashFlexLaunch& f, const Problem& problem) {
+  json out = {{"expressible", true}, {"versions", versions_json(flashflex_versions())}};
   json args = json::array();
   for (const auto& [flag, value] : f.arguments) args.push_back(value.empty() ? flag : flag + " " + value);
   json ranks = json::array();
   for (const FlashFlexRank& r : f.ranks)
     ranks.push_back({{"rank", r.rank},
-                     {"gpu", in.problem.gpus[static_cast<std::size_t>(r.gpu)].id},
+                     {"gpu", problem.gpus[static_cast<std::size_t>(r.gpu)].id},
                      {"pipeline", r.pipeline},
                      {"stage", r.stage},
                      {"tensor_rank", r.tensor_rank},
@@ -215,14 +210,34 @@ json flashflex_part(const LaunchInputs& in) {
   return out;
 }
 
-// A replica plan no target runs: every target says why, with the plan itself.
+json flashflex_part(const LaunchInputs& in) {
+  const FlashFlexLaunch f = flashflex_launch(in.problem, in.plan, in.map);
+  if (f.expressible) return flashflex_json(f, in.problem);
+  return {{"expressible", false},
+          {"versions", versions_json(flashflex_versions())},
+          {"cannot", strings(f.cannot)},
+          {"nearest_plan", nearest_plan(in, Engine::flashflex)}};
+}
+
+// Replicas that differ run on FlashFlex as pipelines of their own (flashflex_args.hpp).
+json flashflex_replica_part(const Problem& problem, const ReplicaPlan& plan) {
+  GroupPlan every_stage;  // places each GPU; the ranks' order is FlashFlex's own
+  for (const Replica& r : plan) every_stage.insert(every_stage.end(), r.stages.begin(), r.stages.end());
+  const FlashFlexLaunch f = flashflex_replica_launch(problem, plan, build_rank_map(problem, every_stage));
+  if (f.expressible) return flashflex_json(f, problem);
+  return {{"expressible", false}, {"versions", versions_json(flashflex_versions())}, {"cannot", strings(f.cannot)}};
+}
+
+// Replicas that cannot join into data parallelism: the data-parallel targets say why
+// (with the plan itself); FlashFlex may still run them as pipelines of their own.
 json replicas_beyond_engines(const Problem& problem, const ReplicaPlan& plan, const std::vector<std::string>& cannot,
                              const std::string& target) {
   json out = {{"problem", problem.name}, {"target", target}};
   out["replicas"] = replica_plan_to_json(plan, problem)["replicas"];
   out["world_size"] = gpu_count(plan);
-  for (const char* part : {"megatron", "torch", "deepspeed", "flashflex"})
+  for (const char* part : {"megatron", "torch", "deepspeed"})
     if (target == "all" || target == part) out[part] = {{"expressible", false}, {"cannot", cannot}};
+  if (target == "all" || target == "flashflex") out["flashflex"] = flashflex_replica_part(problem, plan);
   return out;
 }
 

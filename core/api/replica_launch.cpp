@@ -1,5 +1,7 @@
 #include "api/replica_launch.hpp"
 
+#include "search/replicas/engine_replicas.hpp"
+
 namespace geotrain {
 
 MergedReplicas merge_identical_replicas(const Problem& problem, const ReplicaPlan& plan) {
@@ -29,11 +31,7 @@ MergedReplicas merge_identical_replicas(const Problem& problem, const ReplicaPla
     out.cannot.push_back("training.sync_compression: these engines send the gradients whole; compression is not generated");
   if (!out.cannot.empty()) return out;
   out.problem.model.micro_batch_size = problem.model.micro_batch_size * static_cast<std::int64_t>(R);
-  for (std::size_t q = 0; q < first.stages.size(); ++q) {
-    GroupStage joined{{}, first.stages[q].tensor_parallel, first.stages[q].layers};
-    for (const Replica& r : plan) joined.gpus.insert(joined.gpus.end(), r.stages[q].gpus.begin(), r.stages[q].gpus.end());
-    out.plan.push_back(std::move(joined));
-  }
+  out.plan = join_replicas(plan);
   return out;
 }
 

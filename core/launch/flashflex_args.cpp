@@ -5,6 +5,7 @@
 
 #include "launch/plan_shape.hpp"
 #include "launch/torchrun_lines.hpp"
+#include "search/replicas/engine_replicas.hpp"
 #include "search/space/engine_space.hpp"
 
 namespace geotrain {
@@ -26,28 +27,56 @@ std::string numbers(const std::vector<std::int64_t>& values) {
   return out;
 }
 
-// The ranks in FlashFlex's order, each on the machine and device the rank map gives its GPU.
-void place_ranks(FlashFlexLaunch& out, const GroupPlan& plan, const RankMap& map, int shards) {
+// One replica's pipelines: its groups and its share of the micro-batches.
+struct PipelineSet {
+  const GroupPlan* stages;
+  std::int64_t micro_batches;
+  std::int64_t samples;  // per iteration, over the set's d pipelines
+};
+
+// The ranks in FlashFlex's order (pipeline by pipeline, stage by stage,
+// tensor rank by tensor rank), each on the machine and device the rank map
+// gives its GPU.
+void place_ranks(FlashFlexLaunch& out, const std::vector<PipelineSet>& sets, const RankMap& map) {
   std::map<int, const RankEntry*> by_gpu;
   for (const RankEntry& e : map.ranks) by_gpu[e.gpu] = &e;
   std::map<std::string, int> machine_of_host;
-  for (int j = 0; j < shards; ++j) {
-    std::vector<std::vector<int>> pipeline_devices;
-    for (std::size_t q = 0; q < plan.size(); ++q) {
-      const int t = plan[q].tensor_parallel;
-      std::vector<int> stage_devices;
-      for (int i = 0; i < t; ++i) {
-        const int gpu = plan[q].gpus[static_cast<std::size_t>(j * t + i)];
-        const RankEntry& e = *by_gpu.at(gpu);
-        auto [it, fresh] = machine_of_host.emplace(e.host, static_cast<int>(out.machines.size()));
-        if (fresh) out.machines.push_back({e.host, e.node});
-        out.ranks.push_back(FlashFlexRank{static_cast<int>(out.ranks.size()), gpu, j, static_cast<int>(q), i,
-                                          it->second, e.host, e.node, e.device});
-        stage_devices.push_back(it->second);
+  int pipeline = 0;
+  for (const PipelineSet& set : sets) {
+    const GroupPlan& plan = *set.stages;
+    for (int j = 0; j < plan_shape(plan).data_parallel; ++j, ++pipeline) {
+      std::vector<std::vector<int>> pipeline_devices;
+      for (std::size_t q = 0; q < plan.size(); ++q) {
+        const int t = plan[q].tensor_parallel;
+        std::vector<int> stage_devices;
+        for (int i = 0; i < t; ++i) {
+          const int gpu = plan[q].gpus[static_cast<std::size_t>(j * t + i)];
+          const RankEntry& e = *by_gpu.at(gpu);
+          auto [it, fresh] = machine_of_host.emplace(e.host, static_cast<int>(out.machines.size()));
+          if (fresh) out.machines.push_back({e.host, e.node});
+          out.ranks.push_back(FlashFlexRank{static_cast<int>(out.ranks.size()), gpu, pipeline, static_cast<int>(q), i,
+                                            it->second, e.host, e.node, e.device});
+          stage_devices.push_back(it->second);
+        }
+        pipeline_devices.push_back(std::move(stage_devices));
       }
-      pipeline_devices.push_back(std::move(stage_devices));
+      out.devices_id.push_back(std::move(pipeline_devices));
     }
-    out.devices_id.push_back(std::move(pipeline_devices));
+  }
+}
+
+// Each set's d pipelines: its tensor degrees, layers, B_r / d samples in m_r micro-batches.
+void add_pipelines(FlashFlexLaunch& out, const std::vector<PipelineSet>& sets) {
+  for (const PipelineSet& set : sets) {
+    const int d = plan_shape(*set.stages).data_parallel;
+    std::vector<int> degrees, layers;
+    for (const GroupStage& s : *set.stages) degrees.push_back(s.tensor_parallel), layers.push_back(s.layers);
+    for (int j = 0; j < d; ++j) {
+      out.hetero_configs.push_back(degrees);
+      out.layer_partitions.push_back(layers);
+      out.global_batch_sizes.push_back(set.samples / d);
+      out.micro_batches.push_back(set.micro_batches);
+    }
   }
 }
 
@@ -63,23 +92,63 @@ std::string python_list(const std::vector<std::vector<int>>& lists) {
   return out + "]";
 }
 
+namespace {
+
+// The arguments and notes every launch shares, after the pipelines' own.
+void finish_launch(FlashFlexLaunch& out, const Problem& problem);
+
+}  // namespace
+
 FlashFlexLaunch flashflex_launch(const Problem& problem, const GroupPlan& plan, const RankMap& map) {
   FlashFlexLaunch out;
   out.cannot = engine_plan_faults(Engine::flashflex, problem, plan);
   if (!out.cannot.empty() || plan.empty()) return out;
   out.expressible = true;
   const ModelConfig& m = problem.model;
-  out.model = flashflex_model_for(m.hidden_size);
   const int d = plan_shape(plan).data_parallel;
-  std::vector<int> degrees, layers;
-  for (const GroupStage& s : plan) degrees.push_back(s.tensor_parallel), layers.push_back(s.layers);
-  out.hetero_configs.assign(static_cast<std::size_t>(d), degrees);
-  out.layer_partitions.assign(static_cast<std::size_t>(d), layers);
   // Each pipeline takes B / d samples in M micro-batches of u / d: the plan's shards.
-  out.global_batch_sizes.assign(static_cast<std::size_t>(d), m.global_batch_size / d);
-  out.micro_batches.assign(static_cast<std::size_t>(d), m.micro_batches());
-  place_ranks(out, plan, map, d);
+  const std::vector<PipelineSet> sets = {PipelineSet{&plan, m.micro_batches(), m.global_batch_size}};
+  add_pipelines(out, sets);
+  place_ranks(out, sets, map);
+  out.notes.push_back(std::to_string(d) + " pipeline(s) of " + std::to_string(plan.size()) +
+                      " stages, one per data shard of the plan: each takes " + std::to_string(m.global_batch_size / d) +
+                      " samples per iteration in " + std::to_string(m.micro_batches()) + " micro-batches of " +
+                      std::to_string(m.micro_batch_size / d) + ".");
+  finish_launch(out, problem);
+  return out;
+}
 
+FlashFlexLaunch flashflex_replica_launch(const Problem& problem, const ReplicaPlan& plan, const RankMap& map) {
+  FlashFlexLaunch out;
+  out.cannot = engine_replica_faults(Engine::flashflex, problem, plan);
+  if (!out.cannot.empty() || plan.empty()) return out;
+  out.expressible = true;
+  std::vector<PipelineSet> sets;
+  for (const Replica& r : plan)
+    sets.push_back(PipelineSet{&r.stages, r.micro_batches, r.micro_batches * problem.model.micro_batch_size});
+  add_pipelines(out, sets);
+  place_ranks(out, sets, map);
+  std::string shares;
+  for (std::size_t r = 0; r < plan.size(); ++r) {
+    const int d = plan_shape(plan[r].stages).data_parallel;
+    shares += (r ? "; " : "") + std::string("replica ") + std::to_string(r) + ": " + std::to_string(d) +
+              " pipeline(s) of " + std::to_string(plan[r].micro_batches * problem.model.micro_batch_size / d) +
+              " samples in " + std::to_string(plan[r].micro_batches) + " micro-batches of " +
+              std::to_string(problem.model.micro_batch_size / d);
+  }
+  out.notes.push_back(std::to_string(plan.size()) + " replicas as " + std::to_string(out.hetero_configs.size()) +
+                      " FlashFlex pipelines, one per data shard of each replica (" + shares +
+                      "); FlashFlex averages the gradients of all of them every step, as the plan's "
+                      "cross-replica all-reduce does.");
+  finish_launch(out, problem);
+  return out;
+}
+
+namespace {
+
+void finish_launch(FlashFlexLaunch& out, const Problem& problem) {
+  const ModelConfig& m = problem.model;
+  out.model = flashflex_model_for(m.hidden_size);
   const std::int64_t iterations = problem.training.iterations.value_or(kPlaceholderRunIters);
   auto add = [&](const char* flag, const std::string& value) { out.arguments.emplace_back(flag, value); };
   add("--model_size", out.model->size);
@@ -99,10 +168,6 @@ FlashFlexLaunch flashflex_launch(const Problem& problem, const GroupPlan& plan, 
   add("--accum-iter", "1");
   add("--run-iter", std::to_string(iterations));
 
-  out.notes.push_back(std::to_string(d) + " pipeline(s) of " + std::to_string(plan.size()) +
-                      " stages, one per data shard of the plan: each takes " + std::to_string(m.global_batch_size / d) +
-                      " samples per iteration in " + std::to_string(m.micro_batches()) + " micro-batches of " +
-                      std::to_string(m.micro_batch_size / d) + ".");
   out.notes.push_back("The model is FlashFlex's " + std::string(out.model->size) + " config (" +
                       std::to_string(out.model->attention_heads) +
                       " attention heads, which every tensor degree divides) with the plan's hidden size and "
@@ -122,8 +187,9 @@ FlashFlexLaunch flashflex_launch(const Problem& problem, const GroupPlan& plan, 
                       "--fp16; the launch lines here put each rank on the GPU the plan chose instead.");
   out.notes.push_back("Run from FlashFlex's root: sh flashflex_launch.sh MACHINE on each machine, MACHINE as the "
                       "script's comments number them; the stand-in data is FlashFlex's random DatasetForLlama.");
-  return out;
 }
+
+}  // namespace
 
 std::string flashflex_script(const FlashFlexLaunch& launch, int rendezvous_port) {
   std::string args;

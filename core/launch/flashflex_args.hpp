@@ -26,6 +26,7 @@
 #include "launch/rank_map.hpp"
 #include "model/group_plan.hpp"
 #include "model/problem.hpp"
+#include "model/replica_plan.hpp"
 
 namespace geotrain {
 
@@ -61,6 +62,13 @@ struct FlashFlexLaunch {
 };
 
 FlashFlexLaunch flashflex_launch(const Problem& problem, const GroupPlan& plan, const RankMap& map);
+
+// A replica plan (replicas.md) as FlashFlex pipelines: replica r's d_r data
+// shards are d_r pipelines of its own groups, each taking m_r u / d_r samples
+// in m_r micro-batches (FlashFlex averages gradients between all pipelines
+// every step). Replicas may differ in groups and shares; `map` places every
+// replica's GPUs (any plan over all of them).
+FlashFlexLaunch flashflex_replica_launch(const Problem& problem, const ReplicaPlan& plan, const RankMap& map);
 
 // A Python list literal as FlashFlex eval()s it: [[8, 8], [4, 4]].
 std::string python_list(const std::vector<std::vector<int>>& lists);

@@ -8,6 +8,7 @@
 #include "model/input_error.hpp"
 #include "model/link_table.hpp"
 #include "model/replica_cost_model.hpp"
+#include "search/replicas/engine_replicas.hpp"
 #include "search/space/node_shapes.hpp"
 
 namespace geotrain {
@@ -31,9 +32,9 @@ double space_size(int D, int L, std::int64_t M, int R, int Q) {
 
 class Enumerator {
  public:
-  Enumerator(const ReplicaCostModel& model, std::int64_t M, const ProgressCallback& progress, SolveResult& best,
-             bool& found, bool& cancelled)
-      : model_(model), M_(M), progress_(progress), best_(best), found_(found), cancelled_(cancelled) {}
+  Enumerator(const Problem& problem, const ReplicaCostModel& model, std::int64_t M, const ProgressCallback& progress,
+             SolveResult& best, bool& found, bool& cancelled)
+      : problem_(problem), model_(model), M_(M), progress_(progress), best_(best), found_(found), cancelled_(cancelled) {}
 
   void run(int R, int Q) {
     R_ = R, Q_ = Q;
@@ -80,22 +81,31 @@ class Enumerator {
     }
   }
 
+  ReplicaPlan plan_of(const ReplicaPlanView& view) const {
+    ReplicaPlan plan;
+    const GroupLayout& layout = model_.devices().layout();
+    for (int r = 0; r < R_; ++r) {
+      Replica replica{shares_[static_cast<std::size_t>(r)], {}};
+      for (int q = 0; q < Q_; ++q) {
+        const DeviceGroup& g = layout[static_cast<std::size_t>(view.device(r, q))];
+        replica.stages.push_back(GroupStage{g.gpus, g.tensor_parallel, layers_[static_cast<std::size_t>(q)]});
+      }
+      plan.push_back(std::move(replica));
+    }
+    return plan;
+  }
+
   void consider() {
     const ReplicaPlanView view{R_, Q_, layers_.data(), devices_.data(), shares_.data()};
     const PlanCost cost = model_.evaluate(view);
     ++best_.evaluations;
     if (cost.feasible && (!found_ || cost.objective < best_.cost.objective)) {
-      found_ = true;
-      best_.cost = cost;
-      best_.replicas.clear();
-      const GroupLayout& layout = model_.devices().layout();
-      for (int r = 0; r < R_; ++r) {
-        Replica replica{shares_[static_cast<std::size_t>(r)], {}};
-        for (int q = 0; q < Q_; ++q) {
-          const DeviceGroup& g = layout[static_cast<std::size_t>(view.device(r, q))];
-          replica.stages.push_back(GroupStage{g.gpus, g.tensor_parallel, layers_[static_cast<std::size_t>(q)]});
-        }
-        best_.replicas.push_back(std::move(replica));
+      ReplicaPlan plan = plan_of(view);
+      // search.engine: only plans the engine runs (engine_replicas.hpp).
+      if (engine_replica_faults(problem_.search.engine, problem_, plan).empty()) {
+        found_ = true;
+        best_.cost = cost;
+        best_.replicas = std::move(plan);
       }
     }
     if (progress_ && (best_.evaluations & 0xFFFF) == 0) {
@@ -108,6 +118,7 @@ class Enumerator {
     }
   }
 
+  const Problem& problem_;
   const ReplicaCostModel& model_;
   std::int64_t M_;
   const ProgressCallback& progress_;
@@ -159,7 +170,7 @@ SolveResult brute_force_replicas(const Problem& problem, const CostModel& model,
     ReplicaCostModel replica_model(problem, layout, links);
     replica_model.devices().copy_objective_from(model);
     if (model.restricts_stage_count()) replica_model.devices().set_stage_count_range(model.fewest_stages(), model.most_stages());
-    Enumerator enumerate(replica_model, M, progress, best, found, cancelled);
+    Enumerator enumerate(problem, replica_model, M, progress, best, found, cancelled);
     for (int R = lowest; R <= highest && !cancelled; ++R)
       for (int Q = 1; Q <= L && !cancelled; ++Q)
         if (space_size(static_cast<int>(layout.size()), L, M, R, Q) > 0) enumerate.run(R, Q);

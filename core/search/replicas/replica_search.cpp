@@ -9,10 +9,12 @@
 #include "model/input_error.hpp"
 #include "model/link_table.hpp"
 #include "model/replica_cost_model.hpp"
+#include "search/replicas/engine_replicas.hpp"
 #include "search/replicas/replica_pools.hpp"
 #include "search/replicas/sub_pool.hpp"
 #include "search/replicas/template_fit.hpp"
 #include "search/replicas/template_refiner.hpp"
+#include "search/space/engine_space.hpp"
 #include "search/stopwatch.hpp"
 
 namespace geotrain {
@@ -48,6 +50,14 @@ class ReplicaSearch {
     if (fixed > static_cast<int>(problem_.gpus.size()))
       throw InputError("search.replicas: " + std::to_string(fixed) + " replicas need at least " +
                        std::to_string(fixed) + " GPUs, the pool has " + std::to_string(problem_.gpus.size()));
+    const Engine engine = problem_.search.engine;
+    if (const auto faults = engine_replica_setting_faults(engine, problem_); !faults.empty()) {
+      if (fixed >= 2)
+        throw PlanningError("search.replicas: " + std::to_string(fixed) + " replicas on search.engine \"" +
+                            engine_name(engine) + "\": " + faults.front());
+      plan_one_pipeline();  // "auto": replicas are beyond the engine, one pipeline is not
+      return finish();
+    }
     if (automatic) plan_one_pipeline();
     const int most = static_cast<int>(std::min<std::int64_t>(automatic ? kMaxAutoReplicas : fixed, M));
     const auto candidates = replica_pool_candidates(problem_, fixed, most);
@@ -62,6 +72,12 @@ class ReplicaSearch {
                             " replicas fits (each replica takes whole nodes and must hold every layer)");
       throw PlanningError("no plan fits");
     }
+    return finish();
+  }
+
+ private:
+  SolveResult finish() {
+    if (!has_best_) throw PlanningError("no plan fits");
     best_.evaluations = evaluations_;
     best_.generations = generations_;
     best_.replica_partitions_tried = tried_;
@@ -73,7 +89,6 @@ class ReplicaSearch {
     return best_;
   }
 
- private:
   bool deadline_passed() const { return clock_.elapsed_ms() > problem_.search.time_limit_s * 1000.0; }
 
   // Inner runs report counts, never their sub-pool's plans (other GPU indices).
@@ -139,6 +154,7 @@ class ReplicaSearch {
     try {
       CostModel sub_model(sub.problem);
       sub_model.copy_objective_from(model_);
+      limit_stage_counts(sub_model, sub.problem);  // torch: at most the share's micro-batches
       const SolveResult r = plan_pool_(sub.problem, sub_model, inner_progress());
       note_run(r);
       if (r.cost.feasible && !r.plan.empty())
@@ -154,14 +170,22 @@ class ReplicaSearch {
     const auto& pools = candidate.pools;
     const std::int64_t M = problem_.model.micro_batches();
     const int R = static_cast<int>(pools.size());
+    // Engines that join replicas into data parallelism give each the same
+    // share and the same groups: the weakest pool sets the pace, so it leads
+    // (its plan fits the others' memory when their nodes are alike in size).
+    const bool joined = engine_joins_replicas(problem_.search.engine);
     std::size_t lead = 0;
     double total = 0;
     for (std::size_t k = 0; k < pools.size(); ++k) {
       total += pool_flops(problem_, pools[k]);
-      if (pool_flops(problem_, pools[k]) > pool_flops(problem_, pools[lead])) lead = k;
+      const double flops = pool_flops(problem_, pools[k]), lead_flops = pool_flops(problem_, pools[lead]);
+      if (joined ? flops < lead_flops : flops > lead_flops) lead = k;
     }
-    const std::int64_t share = std::clamp<std::int64_t>(
-        std::llround(static_cast<double>(M) * pool_flops(problem_, pools[lead]) / total), 1, M - (R - 1));
+    if (joined && M % R != 0) return;
+    const std::int64_t share = joined ? M / R
+                                      : std::clamp<std::int64_t>(
+                                            std::llround(static_cast<double>(M) * pool_flops(problem_, pools[lead]) / total),
+                                            1, M - (R - 1));
     const std::optional<GroupPlan> lead_stages = lead_plan(pools[lead], share);
     if (!lead_stages) return;
     std::vector<int> layers;
@@ -169,14 +193,16 @@ class ReplicaSearch {
     ReplicaPlan plan;
     for (std::size_t k = 0; k < pools.size(); ++k) {
       std::optional<GroupPlan> stages = k == lead ? lead_stages : carry_plan(problem_, *lead_stages, pools[lead], pools[k]);
-      if (!stages)
+      if (!stages && !joined)
         stages = fit_template(problem_, layers, pools[k], problem_.search.parallelism == Parallelism::hybrid, *links_);
+      if (!stages && joined) stages = carry_shape(problem_, *lead_stages, pools[lead], pools[k]);
       if (!stages) return;
-      plan.push_back(Replica{1, std::move(*stages)});
+      plan.push_back(Replica{joined ? share : 1, std::move(*stages)});
     }
     TemplateRefiner refiner(problem_, model_, links_, std::move(plan));
     const PlanCost cost = refiner.run(settings_.refine_passes);
     evaluations_ += refiner.evaluations();
+    if (!engine_replica_faults(problem_.search.engine, problem_, refiner.plan()).empty()) return;
     SolveResult r;
     r.method = method_;
     r.cost = cost;

@@ -49,12 +49,16 @@ std::vector<PoolNodeView> canonical_nodes(const Problem& problem, const std::vec
 
 }  // namespace
 
-std::optional<GroupPlan> carry_plan(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
-                                    const std::vector<int>& pool) {
+namespace {
+
+// The lead's plan moved node for node onto `pool`; `alike` says when two nodes match.
+template <typename Alike>
+std::optional<GroupPlan> carry_onto(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
+                                    const std::vector<int>& pool, Alike alike) {
   const auto from = canonical_nodes(problem, lead_pool), to = canonical_nodes(problem, pool);
   std::map<int, int> image;  // lead GPU -> GPU of `pool`
   for (std::size_t n = 0; n < from.size(); ++n) {
-    if (n >= to.size() || from[n].site_rank != to[n].site_rank || from[n].signature != to[n].signature) continue;
+    if (n >= to.size() || from[n].site_rank != to[n].site_rank || !alike(from[n], to[n])) continue;
     for (std::size_t k = 0; k < from[n].gpus.size(); ++k) image[from[n].gpus[k]] = to[n].gpus[k];
   }
   GroupPlan carried = lead;
@@ -65,6 +69,20 @@ std::optional<GroupPlan> carry_plan(const Problem& problem, const GroupPlan& lea
       g = it->second;
     }
   return carried;
+}
+
+}  // namespace
+
+std::optional<GroupPlan> carry_plan(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
+                                    const std::vector<int>& pool) {
+  return carry_onto(problem, lead, lead_pool, pool,
+                    [](const PoolNodeView& a, const PoolNodeView& b) { return a.signature == b.signature; });
+}
+
+std::optional<GroupPlan> carry_shape(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
+                                     const std::vector<int>& pool) {
+  return carry_onto(problem, lead, lead_pool, pool,
+                    [](const PoolNodeView& a, const PoolNodeView& b) { return a.gpus.size() == b.gpus.size(); });
 }
 
 namespace {

@@ -20,6 +20,12 @@ namespace geotrain {
 std::optional<GroupPlan> carry_plan(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
                                     const std::vector<int>& pool);
 
+// As carry_plan, matching nodes by their GPU count alone: the same groups
+// (sizes and tensor degrees) on other GPUs, as engines that run replicas as
+// data parallelism need (engine_replicas.hpp).
+std::optional<GroupPlan> carry_shape(const Problem& problem, const GroupPlan& lead, const std::vector<int>& lead_pool,
+                                     const std::vector<int>& pool);
+
 // The template (layers per stage) on `pool`'s groups: its GPUs one by one
 // and, with `groups`, every shape a node of the pool can take across all its
 // nodes (node_shapes.hpp); for each, the heaviest stage goes to the fastest

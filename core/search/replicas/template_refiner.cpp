@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "search/replicas/engine_replicas.hpp"
 #include "search/replicas/micro_batch_shares.hpp"
 
 namespace geotrain {
@@ -51,8 +52,15 @@ int nearest(const std::vector<int>& degrees, int wanted) {
 
 TemplateRefiner::TemplateRefiner(const Problem& problem, const CostModel& objective,
                                  std::shared_ptr<const LinkTable> links, ReplicaPlan plan)
-    : problem_(problem), objective_(objective), links_(std::move(links)) {
+    : problem_(problem),
+      objective_(objective),
+      fixed_shares_(plan.size() > 1 && engine_joins_replicas(problem.search.engine)),
+      links_(std::move(links)) {
   rebuild(std::move(plan));
+}
+
+bool TemplateRefiner::allowed(const ReplicaPlan& plan) const {
+  return engine_replica_faults(problem_.search.engine, problem_, plan).empty();
 }
 
 void TemplateRefiner::rebuild(ReplicaPlan plan) {
@@ -66,6 +74,7 @@ PlanCost TemplateRefiner::evaluate() {
 }
 
 void TemplateRefiner::rebalance() {
+  if (fixed_shares_) return;
   const ReplicaPlanView view = model_->view();
   const ReplicaBreakdown b = model_->model.breakdown(view);
   model_->micro_batches = balance_micro_batches(paces_of(b, view.replicas, view.stages), problem_.model.micro_batches());
@@ -139,6 +148,7 @@ bool TemplateRefiner::try_merges() {
         stages[q] = std::move(joined);
         stages.erase(stages.begin() + static_cast<long>(q) + 1);
       }
+      if (!allowed(merged)) continue;
       rebuild(merged);
       rebalance();
       const PlanCost cost = evaluate();
@@ -159,6 +169,7 @@ bool TemplateRefiner::try_merges() {
 
 bool TemplateRefiner::nudge_shares() {
   bool improved = false;
+  if (fixed_shares_) return improved;
   std::vector<std::int64_t>& m = model_->micro_batches;
   for (std::size_t a = 0; a < m.size(); ++a)
     for (std::size_t b = 0; b < m.size(); ++b) {

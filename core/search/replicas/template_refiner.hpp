@@ -11,6 +11,9 @@
 //     every move minimises the slowest pipeline, blind to energy).
 // After every template move the shares are balanced to the replicas' paces
 // (micro_batch_shares.hpp). Deterministic: moves are tried in a fixed order.
+// Under search.engine a merge is kept only when the engine can still run the
+// plan (engine_replicas.hpp), and engines that join replicas into data
+// parallelism keep every share equal (no balance, no share moves).
 #include <memory>
 
 #include "model/cost_model.hpp"
@@ -40,8 +43,11 @@ class TemplateRefiner {
   bool try_merges();
   bool nudge_shares();
 
+  bool allowed(const ReplicaPlan& plan) const;
+
   const Problem& problem_;
   const CostModel& objective_;
+  bool fixed_shares_ = false;
   std::shared_ptr<const LinkTable> links_;
   ReplicaPlan plan_;  // its groups; layers and shares live in model_ while refining
   std::unique_ptr<ReplicaPlanModel> model_;

@@ -129,8 +129,11 @@ export function createLaunchView({ request, planFor = null }) {
     })));
     const part = bundle[selected];
     setChildren(body,
-      h('h3', { text: 'Rank map' }), rankTable(bundle.rank_map),
-      bundle.assumptions.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
+      bundle.replica_note ? h('p', { class: 'hint', id: 'launch-replica-note', text: `${bundle.replica_note}.` }) : null,
+      h('h3', { text: 'Rank map' }),
+      bundle.rank_map ? rankTable(bundle.rank_map)
+        : h('p', { class: 'hint', id: 'launch-no-rank-map', text: 'The replicas differ, so they cannot run as one data-parallel pipeline: FlashFlex runs each as pipelines of its own, with its own rank list.' }),
+      bundle.assumptions?.length ? h('ul', { class: 'launch-assumptions', id: 'launch-assumptions' }, bundle.assumptions.map((a) => h('li', { text: a }))) : null,
       tabs, h('div', { class: 'launch-target', role: 'tabpanel', id: 'launch-target', 'aria-labelledby': `launch-tab-${selected}` },
         versionsLine(selected, part), targetFiles(selected, part, planFor)));
   }
@@ -147,7 +150,9 @@ export function createLaunchView({ request, planFor = null }) {
       bundleButton.disabled = true;
       setChildren(body, h('p', { class: 'hint', text: 'Building the launch bundle…' }));
       try {
-        const answer = await request(problemText, { stages: result.stages });
+        // A replica plan (replicas.md) goes as one: the bundle joins identical replicas into data parallelism.
+        const plan = result.replicas ? { replicas: result.replicas } : { stages: result.stages };
+        const answer = await request(problemText, plan);
         if (shownFor !== result) return;
         bundle = answer;
         bundleButton.disabled = false;
