@@ -174,6 +174,17 @@ test('a replica plan: each replica\'s pipeline, then the sync phase, worked out 
   const local = json(['simulate', write('two-sites-h4.json', { ...twoSites, training: { sync_every: 4 } }), plan]);
   near(local.iteration_ms, 31.58, 'T_sim with sync_every 4');
   assert.equal(local.sync_every, 4);
+  // A trace: a1 computes twice as slowly from 110 ms, inside the second iteration (105.38 ms on).
+  // The third runs it throughout: f1 = 1.00, b1 = 2.00 ms on replica 0's stage 1, so
+  // F(0,0) 0-0.48 +-0.74; F(0,1) 0.74-1.22 +-1.48; F(1,0) 0.74-1.74; B(1,0) 1.74-3.74 +-4.00;
+  // F(1,1) 4.00-5.00; B(0,0) 4.00-4.96; F(0,2) 4.96-5.44 +-5.70; B(1,1) 5.00-7.00 +-7.26;
+  // F(1,2) 7.26-8.26; B(0,1) 7.26-8.22; B(1,2) 8.26-10.26 +-10.52; B(0,2) 10.52-11.48;
+  // replica 1 is untouched (3.46): 11.48 + 98.4 = 109.88 ms.
+  const trace = write('replica-trace.json', { iterations: 3, changes: [{ at_ms: 110, gpu: 'a1', slowdown: 2 }] });
+  const replayed = json(['simulate', problem, plan, '--trace', trace]).trace.iteration_ms;
+  near(replayed[0], 105.38, 'before the change');
+  assert.ok(replayed[1] > 105.38 && replayed[1] < 109.88, replayed.join());
+  near(replayed[2], 109.88, 'slowed throughout');
 });
 
 test('solve --simulate with replicas, and the best-plans features refuse them naming the field', () => {
