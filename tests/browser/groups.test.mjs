@@ -8,29 +8,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
 import {
-  ARTIFACTS, callModule, openExample, problemIn, screenshot, useBrowser, waitStatus, isFocused, validNow, typeInto,
+  ARTIFACTS, callModule, openExample, problemIn, screenshot, smallTexts, useBrowser, waitStatus, isFocused, validNow, typeInto,
 } from './helpers.mjs';
 
 const browser = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-// Rendered size of every visible text in `selector` (SVG text scaled by its drawing, HTML as laid out).
-const smallTexts = (page, selector) => page.evaluate((sel) => {
-  const out = [];
-  for (const t of document.querySelectorAll(`${sel} svg text`)) {
-    if (!t.getClientRects().length || !t.textContent.trim()) continue;
-    const m = t.getScreenCTM();
-    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    if (px < 9) out.push({ px, text: t.textContent.slice(0, 24) });
-  }
-  for (const e of document.querySelectorAll(`${sel} td, ${sel} th, ${sel} figcaption, ${sel} span`)) {
-    if (!e.getClientRects().length || !e.textContent.trim() || e.closest('svg')) continue;
-    const px = parseFloat(getComputedStyle(e).fontSize);
-    if (px < 9) out.push({ px, text: e.textContent.slice(0, 24) });
-  }
-  return out;
-}, selector);
 
 // Two 2-GPU nodes on two sites (tests/test_studies_parallelism.cpp's pool, 1 GiB each).
 function nodePool(parallelism = 'hybrid') {

@@ -159,3 +159,22 @@ export async function typeInto(locator, text, delay = 15) {
   assert.equal(await locator.inputValue(), text, 'every key arrived');
 }
 
+
+// Every visible text in `selector` drawn under 9 px: SVG text scaled by its drawing, and HTML text
+// (td, th, figcaption, span, plus `more` tags) as laid out. [] when everything is readable.
+export const smallTexts = (page, selector, more = []) => page.evaluate(([sel, extra]) => {
+  const out = [];
+  for (const t of document.querySelectorAll(`${sel} svg text`)) {
+    if (!t.getClientRects().length || !t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    if (px < 9) out.push({ px, text: t.textContent.slice(0, 24) });
+  }
+  const tags = ['td', 'th', 'figcaption', 'span', ...extra].map((tag) => `${sel} ${tag}`).join(', ');
+  for (const e of document.querySelectorAll(tags)) {
+    if (!e.getClientRects().length || !e.textContent.trim() || e.closest('svg')) continue;
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (px < 9) out.push({ px, text: e.textContent.slice(0, 24) });
+  }
+  return out;
+}, [selector, more]);

@@ -224,9 +224,8 @@ test('a plan of replicas: the replica that drains last, then the sync phase', as
   const module = await callModule('simulate', problem, solved, { sends: 'blocking' });
   assert.equal(Number(data.simulatedMs), module.iteration_ms);
   assert.equal(Number(data.analyticMs), module.analytic_iteration_ms);
-  // The replica drawn is the one that drains last; the sync phase starts when it has drained.
+  // The chosen replica's own schedule; the sync phase starts when the last replica has drained.
   const r = Number(data.replica);
-  assert.equal(Number(data.pipelineMs), Math.max(...module.makespan_ms));
   assert.equal(Number(data.pipelineMs), module.makespan_ms[r]);
   assert.equal(Number(data.drainMs), module.sync_start_ms);
   assert.equal(Number(data.syncMs), module.after_drain_ms);

@@ -5,6 +5,7 @@ import { countOf, formatEnergy, formatMs, formatNumber } from './format.js';
 import { formatCarbonG, formatMoney } from './views/format.js';
 import { drawView } from './views.js';
 import { degreesText, isGroup, stageName } from './views/groups.js';
+import { isReplicaResult, replicaSummaryText } from './views/replica-plan.js';
 import { microBatchText, perIterationText, referencesList, runLengthText, runTotalsText, weightsText } from './run-totals.js';
 
 const VIEW_BOXES = [
@@ -24,6 +25,7 @@ function figure(label, value, { id, raw } = {}) {
 
 // A group shows as its node (or first GPU) and degrees: "us-west-n1 [TP 8 × DP 1] (11)".
 function stageChain(problem, result) {
+  if (isReplicaResult(result)) return replicaSummaryText(result);
   return (result.stages || []).map((s) => (isGroup(s) ? `${stageName(problem, s)} [${degreesText(s)}] (${s.layers})`
     : `${s.gpu} (${s.layers})`)).join(' → ');
 }
@@ -124,7 +126,7 @@ export function createResults({ simulate } = {}) {
         ...figure('Objective', formatNumber(result.objective, 5), { id: 'result-objective', raw: result.objective }),
         ...figure('Memory', result.feasible ? 'every stage fits' : 'some stage does not fit', { id: 'result-feasible', raw: result.feasible }),
         ...figure('GPUs used', `${used} of ${Array.isArray(problem.gpus) ? problem.gpus.length : '?'}`),
-        ...figure('Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
+        ...figure(isReplicaResult(result) ? 'Replicas' : 'Stages (layers)', stageChain(problem, result), { id: 'result-stages' }),
         ...figure('Method', methodText(result), { id: 'result-method' }),
         ...figure('Search', searchText(result), { id: 'result-search' }),
         ...extra,
@@ -136,8 +138,10 @@ export function createResults({ simulate } = {}) {
       boxSections.sites.hidden = !perSite;
       if (!perSite) boxes.sites.replaceChildren();
       const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
+      // A plan of replicas draws each view per replica (web/js/views/replica-*.js).
+      const viewName = (name) => (isReplicaResult(result) && name !== 'sites' ? `replica-${name}` : name);
       const options = { timeline: simulate ? { simulate: (request) => simulate(problemText, result, request) } : {} };
-      await Promise.all(drawn.map((name) => drawView(name, boxes[name], problem, result, options[name])));
+      await Promise.all(drawn.map((name) => drawView(viewName(name), boxes[name], problem, result, options[name])));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;

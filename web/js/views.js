@@ -10,6 +10,11 @@ const VIEWS = {
   comparison: ['./views/comparison.js', 'renderComparison'],
   sites: ['./views/site-costs.js', 'renderSiteCosts'],
   convergence: ['./views/convergence.js', 'renderConvergence'],
+  // Plans of replicas (docs/replicas.md): the same boxes, drawn per replica.
+  'replica-pipeline': ['./views/replica-bars.js', 'renderReplicaBars'],
+  'replica-stages': ['./views/replica-stages.js', 'renderReplicaStages'],
+  'replica-timeline': ['./views/replica-timeline.js', 'renderReplicaTimeline'],
+  'replica-topology': ['./views/replica-topology.js', 'renderReplicaTopology'],
 };
 
 const loaded = new Map();

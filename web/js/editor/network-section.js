@@ -4,6 +4,7 @@ import { h, preservingFocus } from '../dom.js';
 import { field, section } from './fields.js';
 import { createLinkTable } from './link-table.js';
 import { createSiteMatrix } from './site-matrix.js';
+import { createPipeCapacities } from './pipe-capacities.js';
 
 const SPECS = [
   ['intra_site', 'Within a site'],
@@ -18,9 +19,11 @@ export function createNetworkSection(ctx) {
   const redraw = () => api.render(ctx.store.get());
   const matrix = createSiteMatrix(ctx, redraw);
   const links = createLinkTable(ctx, redraw);
+  const pipes = createPipeCapacities(ctx, redraw);
   element.append(
     h('h3', { text: 'Defaults' }), defaults,
     h('h3', { text: 'Site matrix' }), matrix.element,
+    h('h3', { text: 'Site pipe capacities' }), pipes.element,
     h('h3', { text: 'Link overrides' }), links.element);
 
   function specRow([key, label]) {
@@ -30,7 +33,9 @@ export function createNetworkSection(ctx) {
       h('div', { class: 'field-grid compact' },
         field(ctx, { path: `${p}.bandwidth_gbps`, label: 'Bandwidth', unit: 'Gbps' }),
         field(ctx, { path: `${p}.latency_ms`, label: 'Latency', unit: 'ms' }),
-        field(ctx, { path: `${p}.util`, label: 'Utilisation', placeholder: '1' })));
+        field(ctx, { path: `${p}.util`, label: 'Utilisation', placeholder: '1' }),
+        // A pipe's shared capacity (replicas.md) exists for wide-area links only.
+        key === 'inter_site' ? field(ctx, { path: `${p}.capacity_gbps`, label: 'Pipe capacity', unit: 'Gbps', placeholder: 'none' }) : null));
   }
 
   const api = {
@@ -40,12 +45,14 @@ export function createNetworkSection(ctx) {
       preservingFocus(element, () => {
         defaults.replaceChildren(...SPECS.map(specRow));
         matrix.render(problem);
+        pipes.render(problem);
         links.render(problem);
       });
     },
     // The matrix placeholders show the fall-back links: keep them current while those are typed.
     update(problem) {
       matrix.refreshPlaceholders(problem);
+      pipes.refreshPlaceholders(problem);
     },
   };
   return api;

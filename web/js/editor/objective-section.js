@@ -4,6 +4,7 @@ import { getPath } from '../paths.js';
 import { referencesList } from '../run-totals.js';
 import { field, section, selectField, writeField } from './fields.js';
 import { createWeightsControl, useLambda } from './weights-control.js';
+import { createReplicasSection } from './replicas-section.js';
 
 function lambdaControl(ctx, onChange) {
   const path = 'objective.lambda';
@@ -61,7 +62,8 @@ export function createObjectiveSection(ctx) {
   const search = section('Search', { path: 'search', intro: 'Empty fields use the paper\'s values.' });
   const searchBody = h('div', { class: 'field-grid' });
   search.append(searchBody);
-  const element = h('div', { class: 'stack' }, objective, search);
+  const replicas = createReplicasSection(ctx);
+  const element = h('div', { class: 'stack' }, objective, search, replicas.element);
   let lastResult = null;
   const showResolved = () => {
     resolved.hidden = !lastResult;
@@ -135,10 +137,12 @@ export function createObjectiveSection(ctx) {
           ],
           hint: 'fixed: the model\'s u, as the paper; auto: u among the divisors of B, reported with the plan',
         }));
+      replicas.render(problem);
     },
     // This section's own edits (λ, a weight): the other controls follow without a redraw.
     update(problem) {
       weights?.sync(problem, document.activeElement);
+      replicas.update(problem);
     },
     showResult(result) {
       lastResult = result && typeof result === 'object' && !result.error ? result : null;

@@ -50,7 +50,8 @@ export function writeSiteLinkHalf(problem, from, to, key, value) {
   const entry = links[index];
   const other = otherHalf(key);
   if (value === undefined) {
-    if (entry[other] === undefined || entry[other] === base[other]) links.splice(index, 1);
+    // An entry that also holds a pipe capacity (pipe-capacities.js) stays: the capacity is its own.
+    if ((entry[other] === undefined || entry[other] === base[other]) && entry.capacity_gbps === undefined) links.splice(index, 1);
     else if (base[key] !== undefined) entry[key] = base[key];
     else delete entry[key];
   } else {

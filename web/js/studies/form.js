@@ -14,6 +14,7 @@ const FIELD_HINTS = {
   scenarios: 'Random scenarios per plan, 0 to 10,000.',
   jitter: 'Each link\'s bandwidth times a factor between 1 − jitter and 1 + jitter.',
   straggler_slowdown: 'One of the plan\'s GPUs computes this many times slower.',
+  sync_every: 'Sync periods H, whole numbers ≥ 1; H > 1 is local SGD (convergence not modelled). Empty: 1.',
 };
 
 function textField(name, label, { value = '', inputmode = 'decimal', placeholder } = {}) {
@@ -82,6 +83,7 @@ export function createStudyForm() {
     axes: axesField(),
     lambdas: textField('lambdas', 'Lambdas', { value: DEFAULT_LAMBDAS }),
     values: textField('values', 'Values'),
+    sync_every: textField('sync_every', 'Sync periods H (iterations)', { placeholder: '1', inputmode: 'numeric' }),
     seeds: textField('seeds', 'Seeds per point', { value: '3', inputmode: 'numeric' }),
     method: { field: h('div', { class: 'field study-field-method', dataset: { field: 'method' } }, h('label', { for: 'study-method', text: 'Planner' }), method, methodError), input: method, error: methodError },
     time_limit_s: textField('time_limit_s', 'Time limit per job (s)'),
@@ -99,8 +101,9 @@ export function createStudyForm() {
     blurb.textContent = study.blurb;
     for (const [name, f] of Object.entries(fields)) f.field.hidden = !study.fields.includes(name);
     if (DEFAULT_VALUES[kind.value]) {
+      const swept = kind.value === 'latency' ? 'latency' : 'bandwidth';  // the replicas study sweeps bandwidth
       const unit = kind.value === 'latency' ? 'ms' : 'Gbps';
-      fields.values.field.querySelector('label').textContent = `Base cross-site ${kind.value} (${unit})`;
+      fields.values.field.querySelector('label').textContent = `Base cross-site ${swept} (${unit})`;
       fields.values.input.placeholder = DEFAULT_VALUES[kind.value];
       fields.values.hint.textContent = `Empty: ${DEFAULT_VALUES[kind.value]}.`;
     }

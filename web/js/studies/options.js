@@ -43,11 +43,17 @@ export const STUDIES = [
     blurb: 'The planner\'s best few plans, each simulated event by event as planned and under random scenarios in which every link\'s bandwidth is off by up to the jitter and one of the plan\'s GPUs is slower: prefer the plan that degrades least. The same seed gives the same scenarios.',
     fields: ['plans', 'scenarios', 'jitter', 'straggler_slowdown', 'method', 'time_limit_s'],
   },
+  {
+    kind: 'replicas', label: 'One pipeline against replicas',
+    blurb: 'Rescales every cross-site link (and pipe capacity) so that the base wide-area bandwidth takes each value, and plans each point twice: one pipeline, and the planner\'s choice of replicas (search.replicas "auto"), for each sync period H: where one pipeline gives way to replicas. Needs GPUs on two sites or more; one seed per plan.',
+    fields: ['values', 'sync_every', 'method', 'time_limit_s'],
+  },
 ];
 
 export const DEFAULT_VALUES = {
   latency: '0.1, 1, 5, 10, 50, 100',
   bandwidth: '0.5, 2, 5, 10, 50, 100',
+  replicas: '1, 10, 25, 50, 100, 200, 400',
 };
 export const DEFAULT_LAMBDAS = '0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1';
 
@@ -95,6 +101,7 @@ export function studyOptions(kind, fields) {
   }
   if (uses('lambdas') && fields.lambdas.trim()) options.lambdas = parseList(fields.lambdas, 'lambdas');
   if (uses('values') && fields.values.trim()) options.values = parseList(fields.values, 'values');
+  if (uses('sync_every') && String(fields.sync_every ?? '').trim()) options.sync_every = parseList(fields.sync_every, 'sync_every');
   if (uses('seeds') && String(fields.seeds).trim()) options.seeds = parseList(fields.seeds, 'seeds')[0];
   if (uses('method')) options.method = fields.method;
   if (uses('time_limit_s') && String(fields.time_limit_s).trim()) options.time_limit_s = parseList(fields.time_limit_s, 'time_limit_s')[0];

@@ -2,6 +2,7 @@
 import { html } from '../views/svg.js';
 import { renderParallelism } from './parallelism-view.js';
 import { renderRobustness } from './robustness-view.js';
+import { renderReplicasStudy } from './replicas-view.js';
 import { renderSplit } from './split-view.js';
 import { renderSubset } from './subset-view.js';
 import { renderSweep } from './sweep-view.js';
@@ -17,6 +18,7 @@ const RENDERERS = {
   parallelism: renderParallelism,
   where: renderWhere,
   robustness: renderRobustness,
+  replicas: renderReplicasStudy,
 };
 
 // context: {onSelect(id, label), breakdown?, problem?} (the last two for split).

@@ -27,9 +27,9 @@ export function breakScale(total, cut, left, right) {
 
 /**
  * Ticks over the drawn time, the simulated iteration's end as a solid mark and, when it differs,
- * the analytic formula's as a dashed one, each labelled with its time.
+ * the analytic formula's as a dashed one, each labelled with its time (`endLabel` in place of the first).
  */
-export function timeAxis(x, top, simulatedMs, analyticMs) {
+export function timeAxis(x, top, simulatedMs, analyticMs, endLabel = null) {
   const group = el('g', {class: 'gt-axis gt-tl-axis'});
   let lastX = -Infinity;
   const marks = [x(simulatedMs), ...(analyticMs > 0 ? [x(analyticMs)] : [])];
@@ -49,7 +49,7 @@ export function timeAxis(x, top, simulatedMs, analyticMs) {
   }
   const end = x(simulatedMs);
   group.appendChild(el('line', {x1: round2(end), x2: round2(end), y1: top - 2, y2: top + 7, class: 'gt-tl-end'}));
-  const label = `${formatMs(simulatedMs)} simulated`;
+  const label = endLabel ?? `${formatMs(simulatedMs)} simulated`;
   if (!(analyticMs > 0) || Math.abs(analyticMs - simulatedMs) <= 1e-9 * simulatedMs) {
     group.appendChild(el('text', {x: round2(end), y: top + 30, 'text-anchor': 'end', class: 'gt-tl-total'},
                          analyticMs > 0 ? `${formatMs(simulatedMs)} = simulated = formula` : label));

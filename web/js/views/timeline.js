@@ -75,7 +75,9 @@ async function load(container, problem, result, options, sends) {
 }
 
 function draw(container, problem, planResult, simulation, options) {
-  const shown = replicaList(planResult) ? slowestReplica(simulation) : 0;
+  const list = replicaList(planResult);
+  const shown = !list ? 0 : Number.isInteger(options.replica) && options.replica < list.length ? options.replica
+    : slowestReplica(simulation);
   const result = replicaResult(planResult, shown);
   const stages = stageMetrics(result);
   const schedule = scheduleOf(simulation, shown);
@@ -326,8 +328,10 @@ function caption(schedule, stages, names, bottleneck, transfersDrawn, grouped) {
 function replicaSentence(schedule) {
   const every = schedule.syncEvery > 1 ? `, paid once every ${formatNumber(schedule.syncEvery)} iterations (its share here)` : '';
   return ` Replica ${schedule.replica + 1} of ${formatNumber(schedule.replicaCount)} is drawn, on its ` +
-    `${plural(schedule.microBatches, 'micro-batch', 'micro-batches')}: the one that drains last ` +
-    `(${formatMs(schedule.makespan)}). The others run alongside on their own GPUs. When every replica has drained, ` +
+    `${plural(schedule.microBatches, 'micro-batch', 'micro-batches')}` +
+    (schedule.makespan >= schedule.drain - 1e-9 ? `: the one that drains last (${formatMs(schedule.makespan)})` :
+      `, drained at ${formatMs(schedule.makespan)}; it waits for the last replica, at ${formatMs(schedule.drain)}`) +
+    '. The others run alongside on their own GPUs. When every replica has drained, ' +
     `the gradient sync (${formatMs(schedule.sync)}) averages the replicas' gradients: ` +
     (schedule.sync - schedule.crossReplicaSync / schedule.syncEvery > 1e-9 ? 'each group\'s data shards, then ' : '') +
     `every stage's all-reduce across the replicas (${formatMs(schedule.crossReplicaSync)}${every}).`;
