@@ -220,3 +220,30 @@ test('robustness and a simulated ranking agree with the CLI', () => {
   assert.equal(bad.error.kind, 'input');
   assert.match(bad.error.messages.join('\n'), /options\.sends/);
 });
+
+// Issue 26: tool outputs merged, and compute_util fitted, the same in the module as in the CLI.
+test('importMeasured and calibrate agree with geotrain import and calibrate', () => {
+  const measured = path.join(examplesDir, 'measured');
+  const names = ['lab-1.smi.csv', 'lab-1.topo.txt', 'lab-1.nccl.txt'];
+  const files = names.map((name) => ({ name, text: readFileSync(path.join(measured, name), 'utf8') }));
+  const model = readFileSync(path.join(measured, 'model.json'), 'utf8');
+  const native = runCli(['import', ...names.map((n) => path.join(measured, n)), '--site', 'lab', '--into', path.join(measured, 'model.json'), '--report']);
+  const wasm = JSON.parse(module.importMeasured(model, JSON.stringify(files), JSON.stringify({ site: 'lab' })));
+  assert.deepEqual(wasm, native);
+  const plan = { stages: [{ gpu: 'lab-1-g0', layers: 16 }, { gpu: 'lab-1-g1', layers: 16 }] };
+  const dir = os.tmpdir();
+  const problemFile = path.join(dir, `geotrain-wasm-measured-${process.pid}.json`);
+  const planFile = path.join(dir, `geotrain-wasm-plan-${process.pid}.json`);
+  writeFileSync(problemFile, JSON.stringify(native.problem));
+  writeFileSync(planFile, JSON.stringify(plan));
+  try {
+    const cliFit = runCli(['calibrate', problemFile, '--run', `${planFile}:9000`, '--report']);
+    const wasmFit = JSON.parse(module.calibrate(JSON.stringify(native.problem), JSON.stringify([{ name: planFile, plan, iteration_ms: 9000 }])));
+    assert.deepEqual(wasmFit, cliFit);
+  } finally {
+    rmSync(problemFile, { force: true });
+    rmSync(planFile, { force: true });
+  }
+  const refused = JSON.parse(module.importMeasured('', JSON.stringify([{ name: 'x.csv', text: 'index, name\n0' }]), ''));
+  assert.equal(refused.error.kind, 'input');
+});

@@ -4,6 +4,7 @@
 
 #include "api/api.hpp"
 #include "api/launch_request.hpp"
+#include "api/measure_request.hpp"
 #include "api/planning_session.hpp"
 #include "api/robustness_request.hpp"
 #include "api/simulate_request.hpp"
@@ -47,6 +48,16 @@ std::string robustness(const std::string& problem, const std::string& options) {
   return json_or_error([&] {
     return geotrain::robustness_request(problem, geotrain::parse_robustness_options(parse_options_text(options)));
   });
+}
+
+// Tool outputs merged into a problem (problem text may be empty: a new one), and compute
+// utilisations fitted to measured runs (core/measure/).
+std::string import_measured(const std::string& problem, const std::string& files, const std::string& options) {
+  return json_or_error([&] { return geotrain::import_request_json(problem, files, options); });
+}
+
+std::string calibrate(const std::string& problem, const std::string& runs) {
+  return json_or_error([&] { return geotrain::calibrate_request_json(problem, runs); });
 }
 
 std::string catalogue() {
@@ -129,6 +140,10 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("launch", &launch);
   emscripten::function("simulate", &simulate);
   emscripten::function("robustness", &robustness);
+}
+
+  emscripten::function("importMeasured", &import_measured);
+  emscripten::function("calibrate", &calibrate);
   emscripten::function("studyJobs", &study_jobs);
   emscripten::function("summariseStudy", &summarise_study);
   emscripten::class_<Planner>("Planner")

@@ -1,6 +1,6 @@
 // The planner's worker (classic script): loads the WebAssembly module and answers the page's
 // requests. page -> worker: {id, type: 'initialize'|'warm-up'|'validate'|'open-problem'|'evaluate'|'solve'|'catalogue'|'regions'|
-// 'cancel'|'study-jobs'|'study-summary', ...};
+// 'cancel'|'study-jobs'|'study-summary'|'import-measured'|'calibrate', ...};
 // worker -> page: {id, type: 'ready'|'progress'|'done'|'error', ...}. Every call into the module
 // takes and returns JSON text; an {"error": ...} answer becomes a {type: 'error'} message.
 /* global importScripts, createGeoTrain */
@@ -62,6 +62,16 @@ function features(Module) {
 function studyCall(Module, name, ...texts) {
   if (typeof Module[name] !== 'function') {
     const failure = new Error('This build of the planner module has no studies yet.');
+    failure.detail = { kind: 'unavailable', messages: [failure.message] };
+    throw failure;
+  }
+  return parseAnswer(Module[name](...texts));
+}
+
+// Import and calibration (core/measure/), which an older module lacks.
+function measureCall(Module, name, ...texts) {
+  if (typeof Module[name] !== 'function') {
+    const failure = new Error('This build of the planner module cannot read measurements yet.');
     failure.detail = { kind: 'unavailable', messages: [failure.message] };
     throw failure;
   }
@@ -268,6 +278,10 @@ async function answer(message) {
       return { type: 'done', result: parseAnswer(Module.launch(asText(message.problem), asText(message.plan), String(message.target || 'all'))) };
     case 'solve':
       return { type: 'done', result: await solve(Module, id, message) };
+    case 'import-measured': // tool outputs into the problem, previewed before the page applies them
+      return { type: 'done', result: measureCall(Module, 'importMeasured', message.problem ? asText(message.problem) : '', asText(message.files), asText(message.options)) };
+    case 'calibrate': // compute_util fitted to measured runs
+      return { type: 'done', result: measureCall(Module, 'calibrate', asText(message.problem), asText(message.runs)) };
     case 'study-jobs':
       return { type: 'done', result: studyCall(Module, 'studyJobs', asText(message.problem), asText(message.options)) };
     case 'study-summary':

@@ -86,7 +86,8 @@ nlohmann::json read_value(const OptionSpec& option, const std::string& text) {
     case ValueKind::name_list: return split_commas(text);
     case ValueKind::weights: return parse_weights(option.flag, text);
     case ValueKind::none: return true;
-    case ValueKind::text: break;
+    case ValueKind::text:
+    case ValueKind::repeated: break;
   }
   return text;
 }
@@ -145,7 +146,8 @@ ParsedArgs parse_arguments(const CommandSpec& spec, const std::vector<std::strin
       if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
       value = args[++i];
     }
-    parsed.options[option->key] = read_value(*option, value);
+    if (option->kind == ValueKind::repeated) parsed.options[option->key].push_back(value);
+    else parsed.options[option->key] = read_value(*option, value);
   }
   const std::size_t count = parsed.positional.size();
   if (count == 0 && spec.min_positional > 0) throw UsageError(spec.name + " needs " + spec.arguments);

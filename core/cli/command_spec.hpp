@@ -19,6 +19,7 @@ enum class ValueKind {
   number_list,  // "0,0.1,1"
   name_list,    // "carbon,cost"
   weights,      // "time=0.5,carbon=0.5"
+  repeated,     // one word, the option given any number of times: a list in order
 };
 
 struct OptionSpec {

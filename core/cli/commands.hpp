@@ -12,6 +12,8 @@ CommandSpec robustness_command(); // robustness_command.cpp
 CommandSpec launch_command();     // launch_command.cpp
 CommandSpec pareto_command();     // study_commands.cpp
 CommandSpec sweep_command();      // study_commands.cpp
+CommandSpec import_command();     // measure_commands.cpp
+CommandSpec calibrate_command();  // measure_commands.cpp
 CommandSpec validate_command();   // info_commands.cpp
 CommandSpec catalogue_command();  // info_commands.cpp
 CommandSpec help_command();       // info_commands.cpp

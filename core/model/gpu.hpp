@@ -2,6 +2,8 @@
 // One GPU of the pool, in file units (TFLOPS, GiB, watts).
 #include <string>
 
+#include "model/figure_sources.hpp"
+
 namespace geotrain {
 
 struct Gpu {
@@ -18,6 +20,7 @@ struct Gpu {
   double idle_w = 0;
   double active_w = 0;
   double price_per_hour = 0;  // rental, in the unit of the prices (objectives.md)
+  FigureSources sources;      // where its figures came from (figure_sources.hpp); never read by the model
 
   // GPUs naming the same node share a machine (stage-groups.md); without a
   // name a GPU is a node of one, named by its id.

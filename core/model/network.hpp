@@ -1,5 +1,6 @@
 #pragma once
 // Directed links between GPUs, declared at four levels of specificity.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,11 +26,13 @@ struct LinkSpec {
 struct SiteLink {
   std::string from_site, to_site;
   LinkSpec link;
+  FigureSources sources = {};  // figure_sources.hpp; never read by the model
 };
 
 struct GpuLink {
   std::string from_gpu, to_gpu;  // GPU ids
   LinkSpec link;
+  FigureSources sources = {};
 };
 
 struct NetworkSpec {
@@ -39,6 +42,7 @@ struct NetworkSpec {
   std::optional<LinkSpec> inter_site;
   std::vector<SiteLink> site_links;
   std::vector<GpuLink> links;
+  std::map<std::string, FigureSources> level_sources;  // "default", "intra_node", "intra_site", "inter_site"
 };
 
 // Which declaration a resolved link came from, most specific first.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/derived_checks.hpp"
+#include "model/figure_sources.hpp"
 #include "model/gpu_catalogue.hpp"
 #include "model/input_error.hpp"
 #include "model/json_fields.hpp"
@@ -357,10 +358,12 @@ json parse_json_text(const std::string& text, const std::string& what) {
   return parse_json_document(text, what);  // json_text.hpp: every fault at a line and column
 }
 
-ParsedProblem parse_problem(const json& document) {
+ParsedProblem parse_problem(const json& original) {
   FieldReader r;
   ParsedProblem out;
   Problem& pr = out.problem;
+  TakenSources sources = take_figure_sources(original, r);  // figure_sources.hpp: notes the model never reads
+  const json& document = sources.document_or(original);
   if (!r.open_object(document, "",
                      {"name", "description", "story", "model", "gpus", "network", "objective", "search", "sites",
                       "training", "version"}))
@@ -378,6 +381,7 @@ ParsedProblem parse_problem(const json& document) {
   if (r.errors().empty()) check_link_coverage(r, pr.network, pr.gpus);
   if (r.errors().empty()) check_number_limits(r, pr);  // derived_checks.hpp: finite figures for every plan
   if (!r.errors().empty()) throw InputError(r.errors());
+  attach_figure_sources(std::move(sources), pr);
   out.warnings = r.warnings();
   return out;
 }
@@ -455,6 +459,7 @@ json problem_to_json(const Problem& pr) {
   if (pr.training.sync_every != 1) training["sync_every"] = pr.training.sync_every;
   if (pr.training.sync_compression != 1) training["sync_compression"] = pr.training.sync_compression;
   if (!training.empty()) out["training"] = training;
+  write_figure_sources(pr, out);
   return out;
 }
 

@@ -14,7 +14,7 @@ import { REPO_ROOT, WEB_ROOT, openExample, screenshot, useBrowser, waitStatus } 
 const browser = useBrowser();
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const TABS = ['about', 'model', 'gpus', 'network', 'sites', 'objective', 'json'];
+const TABS = ['about', 'model', 'gpus', 'network', 'sites', 'objective', 'measured', 'json'];
 const EXPECTED = [...TABS.map((t) => `editor-${t}`), 'examples', 'run', 'results',
   'view-pipeline', 'view-stages', 'view-timeline', 'view-topology', 'view-sites', 'view-comparison', 'launch', 'studies'];
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api/api.hpp"
+#include "api/measure_request.hpp"
 #include "model/input_error.hpp"
 #include "model/message_list.hpp"
 #include "model/problem_json.hpp"
@@ -51,6 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string plan = nul == std::string::npos ? R"({"stages": []})" : input.substr(nul + 1);
 
   answer([&] { geotrain::validate_request(problem); });
+  // Issue 26: the input as a tool's output to import, and the plan as a measured run of it.
+  answer([&] { geotrain::import_request("", {{"input.txt", problem}}, {}); });
+  answer([&] { geotrain::calibrate_request(problem, {{"plan.json", plan, 1000, "given"}}); });
   answer([&] { geotrain::evaluate_request(problem, plan); });
   answer([&] { geotrain::parse_solve_options(geotrain::parse_json_text(plan, "options")); });
   answer([&] {

@@ -11,6 +11,7 @@ export const HELP_TOPICS = {
   'editor-network': ['formats.html#network-the-links', 'the network fields'],
   'editor-sites': ['page.html#sites--costs', 'sites and costs'],
   'editor-objective': ['page.html#objective--search', 'the objective and search settings'],
+  'editor-measured': ['measured-clusters.html#in-the-page', 'importing measurements and calibrating'],
   'editor-json': ['page.html#json', 'the JSON view'],
   examples: ['page.html#examples', 'the examples'],
   run: ['planners.html#the-methods', 'the planning methods'],

@@ -7,7 +7,9 @@ import { getPath } from '../paths.js';
 import { gpuDefault } from './catalogue.js';
 import { createAboutSection } from './about-section.js';
 import { createGpuSection } from './gpu-section.js';
+import { createFigureSources } from './figure-sources.js';
 import { createJsonSection } from './json-section.js';
+import { createMeasuredSection } from './measured-section.js';
 import { createModelSection } from './model-section.js';
 import { createNetworkSection } from './network-section.js';
 import { createObjectiveSection } from './objective-section.js';
@@ -25,6 +27,7 @@ const TABS = [
   ['network', 'Network', createNetworkSection],
   ['sites', 'Sites & costs', createSitesSection],
   ['objective', 'Objective & search', createObjectiveSection],
+  ['measured', 'Measured', createMeasuredSection],
   ['json', 'JSON', createJsonSection],
 ];
 
@@ -33,7 +36,7 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
   let catalogue = [];
   let regions = [];
   let effective = null;
-  const ctxFor = (source) => ({ store, source, catalogue: () => catalogue, regions: () => regions });
+  const ctxFor = (source) => ({ store, source, tools, catalogue: () => catalogue, regions: () => regions });
   const sections = TABS.map(([name, , make]) => make(ctxFor(name)));
   // Sections in hidden tabs are redrawn when shown (a 500-GPU table is costly to redraw on every
   // keystroke elsewhere); the JSON text always follows, since it is the problem itself.
@@ -51,6 +54,8 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
   });
   const summary = h('div', { class: 'validation-summary', id: 'validation-summary', 'aria-live': 'polite' });
   const element = h('div', { class: 'editor' }, tabs.element, summary);
+  const figureSources = createFigureSources({ root: element, store });  // issue 26: where each figure came from
+  tabs.element.after(figureSources.note);
 
   const validation = createValidationDisplay({
     root: element,
@@ -66,6 +71,7 @@ export function createEditor({ store, tools, onChecked = () => {} }) {
   // out here), everything else from the last successful check.
   function applyPlaceholders() {
     const problem = store.get();
+    figureSources.mark(problem);
     for (const el of element.querySelectorAll('[data-placeholder-from="effective"]')) {
       let value = gpuDefault(problem, catalogue, el.dataset.path);
       if (value === undefined) value = effective ? getPath(effective, el.dataset.path) : undefined;
