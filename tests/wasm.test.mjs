@@ -160,6 +160,67 @@ test('Planner.stepReporting forwards exact\'s live progress', () => {
   }
 });
 
+// The simulated schedule (core/sim/): simulate, robustness and solve with search.rank_by give the
+// CLI's figures bit for bit, events included.
+for (const file of ['three-sites.json', 'straggler-4gpu.json', 'mixed-nodes.json']) {
+  test(`${file}: simulate agrees with the CLI, events included, in both send modes`, () => {
+    const problemPath = path.join(examplesDir, file);
+    const problem = readFileSync(problemPath, 'utf8');
+    const plan = JSON.stringify(runCli(['solve', problemPath, '--method', 'metis-improved']));
+    for (const sends of ['blocking', 'overlapped']) {
+      const wasm = JSON.parse(module.simulate(problem, plan, JSON.stringify({ sends, events: true })));
+      const native = JSON.parse(execFileSync(cli, ['simulate', problemPath, '-', '--sends', sends, '--events'], { input: plan, encoding: 'utf8' }));
+      assert.equal(wasm.error, undefined, JSON.stringify(wasm.error));
+      assert.ok(wasm.events.length > 0);
+      assert.deepEqual(wasm, native);
+    }
+  });
+}
+
+test('a plan of replicas: simulate agrees with the CLI, with a shared site pipe', () => {
+  // Two sites, each replica crossing from A to B under a capacity (replicas.md): the sends share it.
+  const gpu = (id) => ({ id, site: id[0].toUpperCase(), peak_tflops: 100, memory_gib: 80, idle_w: 50, active_w: 250 });
+  const problem = JSON.stringify({
+    name: 'two sites',
+    model: { hidden_size: 1000, num_layers: 4, seq_length: 1000, vocab_size: 1000, micro_batch_size: 1, global_batch_size: 4 },
+    gpus: ['a0', 'a1', 'b0', 'b1'].map(gpu),
+    network: { intra_site: { bandwidth_gbps: 100, latency_ms: 0.1 },
+               inter_site: { bandwidth_gbps: 10, latency_ms: 10, capacity_gbps: 4 } },
+    training: { sync_every: 2 },
+  });
+  const plan = JSON.stringify({ replicas: [
+    { micro_batches: 3, stages: [{ gpu: 'a0', layers: 2 }, { gpu: 'b0', layers: 2 }] },
+    { micro_batches: 1, stages: [{ gpu: 'a1', layers: 2 }, { gpu: 'b1', layers: 2 }] },
+  ] });
+  const problemPath = path.join(os.tmpdir(), `geotrain-wasm-replicas-${process.pid}.json`);
+  writeFileSync(problemPath, problem);
+  try {
+    for (const sends of ['blocking', 'overlapped']) {
+      const wasm = JSON.parse(module.simulate(problem, plan, JSON.stringify({ sends, events: true })));
+      const native = JSON.parse(execFileSync(cli, ['simulate', problemPath, '-', '--sends', sends, '--events'], { input: plan, encoding: 'utf8' }));
+      assert.equal(wasm.error, undefined, JSON.stringify(wasm.error));
+      assert.equal(wasm.replicas.length, 2);
+      assert.equal(wasm.sync_every, 2);
+      assert.deepEqual(wasm, native);
+    }
+  } finally {
+    rmSync(problemPath, { force: true });
+  }
+});
+
+test('robustness and a simulated ranking agree with the CLI', () => {
+  const problemPath = path.join(examplesDir, 'three-sites.json');
+  const problem = readFileSync(problemPath, 'utf8');
+  const wasm = JSON.parse(module.robustness(problem, JSON.stringify({ plans: 3, scenarios: 25, seed: 2 })));
+  assert.deepEqual(wasm, runCli(['robustness', problemPath, '--plans', '3', '--scenarios', '25', '--seed', '2']));
+  const ranked = JSON.parse(module.solve(problem, JSON.stringify({ rank_by: 'simulated', time_limit_s: 600 })));
+  assert.deepEqual(comparable(ranked), comparable(runCli(['solve', problemPath, '--rank-by', 'simulated', '--time-limit', '600'])));
+  assert.equal(ranked.rank_by, 'simulated');
+  const bad = JSON.parse(module.simulate(problem, '{"stages": []}', '{"sends": "sideways"}'));
+  assert.equal(bad.error.kind, 'input');
+  assert.match(bad.error.messages.join('\n'), /options\.sends/);
+});
+
 // Issue 26: tool outputs merged, and compute_util fitted, the same in the module as in the CLI.
 test('importMeasured and calibrate agree with geotrain import and calibrate', () => {
   const measured = path.join(examplesDir, 'measured');

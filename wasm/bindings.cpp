@@ -6,6 +6,8 @@
 #include "api/launch_request.hpp"
 #include "api/measure_request.hpp"
 #include "api/planning_session.hpp"
+#include "api/robustness_request.hpp"
+#include "api/simulate_request.hpp"
 #include "conversions.hpp"
 #include "model/gpu_catalogue.hpp"
 #include "model/problem_json.hpp"
@@ -32,6 +34,20 @@ std::string validate(const std::string& problem) {
 
 std::string launch(const std::string& problem, const std::string& plan, const std::string& target) {
   return json_or_error([&] { return geotrain::launch_request(problem, plan, target); });
+}
+
+// A plan's 1F1B schedule simulated event by event (core/sim/, `geotrain simulate`).
+std::string simulate(const std::string& problem, const std::string& plan, const std::string& options) {
+  return json_or_error([&] {
+    return geotrain::simulate_request(problem, plan, geotrain::parse_simulate_options(parse_options_text(options)));
+  });
+}
+
+// The planner's best few plans under jittered links and a straggling GPU (`geotrain robustness`).
+std::string robustness(const std::string& problem, const std::string& options) {
+  return json_or_error([&] {
+    return geotrain::robustness_request(problem, geotrain::parse_robustness_options(parse_options_text(options)));
+  });
 }
 
 // Tool outputs merged into a problem (problem text may be empty: a new one), and compute
@@ -122,6 +138,10 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("catalogue", &catalogue);
   emscripten::function("regions", &regions);
   emscripten::function("launch", &launch);
+  emscripten::function("simulate", &simulate);
+  emscripten::function("robustness", &robustness);
+}
+
   emscripten::function("importMeasured", &import_measured);
   emscripten::function("calibrate", &calibrate);
   emscripten::function("studyJobs", &study_jobs);

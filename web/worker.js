@@ -270,6 +270,10 @@ async function answer(message) {
       return { type: 'done', result: parseAnswer(Module.catalogue()) };
     case 'regions': // grid carbon, PUE and electricity price per region: suggestions for the problem's sites
       return { type: 'done', result: parseAnswer(Module.regions()) };
+    case 'simulate': // the plan's 1F1B schedule, event by event (core/sim/): what the timeline draws
+      return { type: 'done', result: parseAnswer(Module.simulate(asText(message.problem), asText(message.plan), asText(message.options))) };
+    case 'robustness': // the planner's best few plans under jittered links and a straggler (core/sim/robustness)
+      return { type: 'done', result: studyCall(Module, 'robustness', asText(message.problem), asText(message.options)) };
     case 'launch': // the plan's launch bundle: rank map, engine arguments, scripts (core/launch/)
       return { type: 'done', result: parseAnswer(Module.launch(asText(message.problem), asText(message.plan), String(message.target || 'all'))) };
     case 'solve':

@@ -16,6 +16,7 @@
 #include "api/engine_price.hpp"
 #include "api/micro_batch_search.hpp"
 #include "api/references.hpp"
+#include "api/simulated_ranking.hpp"
 #include "api/replica_output.hpp"
 #include "search/bounds/certificate.hpp"
 #include "search/bounds/group_floor.hpp"
@@ -132,7 +133,7 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
   if (options.is_null()) return out;
   if (!r.open_object(options, "options",
                      {"method", "seed", "lambda", "weights", "time_limit_s", "max_nodes", "stage_count", "parallelism",
-                      "micro_batch_size", "replicas", "engine"}))
+                      "micro_batch_size", "replicas", "engine", "rank_by"}))
     throw InputError(r.errors());
   if (auto name = r.string(options, "options", "method", false)) {
     if (auto method = method_from_name(*name)) out.method = *method;
@@ -164,6 +165,11 @@ SolveOptions parse_solve_options(const nlohmann::json& options) {
     if (*mode == "auto") out.micro_batch_auto = true;
     else if (*mode == "fixed") out.micro_batch_auto = false;
     else r.error("options.micro_batch_size", "must be \"fixed\" or \"auto\", got " + FieldReader::describe(*mode));
+  }
+  if (auto rank = r.string(options, "options", "rank_by", false)) {
+    if (auto parsed = rank_by_from_name(*rank)) out.rank_by = *parsed;
+    else r.error("options.rank_by", "must be \"analytic\", \"simulated\" or \"simulated_overlapped\", got " +
+                                        FieldReader::describe(*rank));
   }
   if (options.contains("replicas") && !options["replicas"].is_null()) {
     const auto& value = options["replicas"];
@@ -307,6 +313,9 @@ json solve_result_to_json(const PreparedProblem& prepared, const SolveResult& r,
 json solve_request(const std::string& problem_text, const SolveOptions& options, const ProgressCallback& progress) {
   ParsedProblem parsed = parse_problem_text(problem_text);
   const PreparedProblem prepared = prepare_problem(std::move(parsed.problem), options);
+  // search.rank_by "simulated": the best few plans, ranked by their simulated iteration (simulated_ranking.hpp).
+  if (prepared.problem.search.rank_by != RankBy::analytic)
+    return ranked_result_to_json(prepared, solve_ranked(prepared, options, progress), parsed.warnings);
   return solve_result_to_json(prepared, run_method(prepared, options, progress), parsed.warnings);
 }
 

@@ -115,6 +115,7 @@ Problem with_overrides(Problem problem, const SolveOptions& options) {
   if (options.lambda) problem.objective.lambda = *options.lambda, problem.objective.weights.reset();
   if (options.weights) problem.objective.weights = *options.weights;
   if (options.micro_batch_auto) problem.search.micro_batch_auto = *options.micro_batch_auto;
+  if (options.rank_by) problem.search.rank_by = *options.rank_by;
   if (options.time_limit_s) problem.search.time_limit_s = *options.time_limit_s;
   if (options.parallelism) problem.search.parallelism = *options.parallelism;
   if (options.replicas) {

@@ -32,6 +32,7 @@ struct SolveOptions {
   std::optional<Parallelism> parallelism;  // overrides search.parallelism
   std::optional<ObjectiveWeights> weights; // overrides objective.weights (and lambda); lambda wins over the file's weights
   std::optional<bool> micro_batch_auto;    // overrides search.micro_batch_size ("auto" = true)
+  std::optional<RankBy> rank_by;           // overrides search.rank_by
   std::optional<int> replicas;             // overrides search.replicas; 0 means "auto"
   std::optional<Engine> engine;            // overrides search.engine
 };

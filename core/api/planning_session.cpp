@@ -50,10 +50,13 @@ PlanningSession::PlanningSession(const std::string& problem_text, const SolveOpt
   warnings_ = std::move(parsed.warnings);
   prepared_ = std::make_unique<PreparedProblem>(prepare_problem(std::move(parsed.problem), options));
   const PreparedProblem& p = *prepared_;
-  // "auto" plans one problem per micro-batch size, and replicas one per pool:
-  // they run in one go, as exact does, reporting progress from inside the step.
+  // "auto" plans one problem per micro-batch size, replicas one per pool, and
+  // search.rank_by "simulated" ranks the best plans of a whole run: they run
+  // in one go, as exact does, reporting progress from inside the step.
   const bool replicas = p.problem.search.replicas != 1 || p.problem.search.replicas_auto;
-  if (options.method != Method::memetic || p.problem.search.micro_batch_auto || replicas) return;
+  if (options.method != Method::memetic || p.problem.search.micro_batch_auto || replicas ||
+      p.problem.search.rank_by != RankBy::analytic)
+    return;
   memetic_ = memetic_run(p);
   compare_ = p.problem.search.engine != Engine::any && engine_restricts(p.problem);
 }
@@ -81,7 +84,12 @@ PlanningSession::~PlanningSession() = default;
 bool PlanningSession::step(double budget_ms, const ProgressCallback& report) {
   if (finished_) return true;
   if (!memetic_) {
-    result_ = run_method(*prepared_, options_, report);
+    if (prepared_->problem.search.rank_by != RankBy::analytic) {
+      ranked_ = solve_ranked(*prepared_, options_, report);
+      result_ = ranked_->candidates[static_cast<std::size_t>(ranked_->chosen)].candidate.result;
+    } else {
+      result_ = run_method(*prepared_, options_, report);
+    }
     finished_ = true;
     return true;
   }
@@ -140,6 +148,7 @@ nlohmann::ordered_json PlanningSession::progress_json() const {
 }
 
 nlohmann::ordered_json PlanningSession::result_json() const {
+  if (ranked_) return ranked_result_to_json(*prepared_, *ranked_, warnings_);
   return solve_result_to_json(*prepared_, current_result(), warnings_);
 }
 

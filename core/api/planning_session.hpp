@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/planner.hpp"
+#include "api/simulated_ranking.hpp"
 
 namespace geotrain {
 
@@ -56,6 +57,7 @@ class PlanningSession {
   std::unique_ptr<PreparedProblem> free_;
   std::unique_ptr<SteppedRun> free_run_;
   std::optional<SolveResult> result_;  // set when a non-memetic method has run
+  std::optional<RankedSolve> ranked_;  // set when search.rank_by has ranked the best plans by simulation
   bool finished_ = false;
 };
 

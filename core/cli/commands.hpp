@@ -7,6 +7,8 @@ namespace geotrain::cli {
 
 CommandSpec evaluate_command();   // plan_commands.cpp
 CommandSpec solve_command();      // plan_commands.cpp
+CommandSpec simulate_command();   // simulate_command.cpp
+CommandSpec robustness_command(); // robustness_command.cpp
 CommandSpec launch_command();     // launch_command.cpp
 CommandSpec pareto_command();     // study_commands.cpp
 CommandSpec sweep_command();      // study_commands.cpp

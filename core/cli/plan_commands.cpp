@@ -6,6 +6,7 @@
 
 #include "api/api.hpp"
 #include "api/launch_request.hpp"
+#include "api/simulate_request.hpp"
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
@@ -52,10 +53,20 @@ int run_evaluate(const ParsedArgs& args) {
   return print(evaluate_request(problem, plan));
 }
 
+// The plan's simulation, as `geotrain simulate` prints it, less what the solve output says already.
+json simulation_of(const std::string& problem_text, const json& result) {
+  json simulation = simulate_request(problem_text, result.dump(), SimulateOptions{});
+  simulation.erase("problem");
+  simulation.erase("warnings");
+  return simulation;
+}
+
 int run_solve(const ParsedArgs& args) {
   nlohmann::json options = args.options;
   const bool with_launch = options.contains("launch");
+  const bool with_simulation = options.contains("simulate");
   options.erase("launch");
+  options.erase("simulate");
   // --replicas takes a count or "auto": a count goes to the planner as a number.
   if (options.contains("replicas") && options["replicas"] != "auto")
     options["replicas"] = parse_number("--replicas", options["replicas"].get<std::string>());
@@ -63,6 +74,7 @@ int run_solve(const ParsedArgs& args) {
   json result = solve_request(text, parse_solve_options(options));
   // The solve output is itself a plan file, so the bundle is built from it.
   if (with_launch) result["launch"] = launch_request(text, result.dump(), "all");
+  if (with_simulation) result["simulation"] = simulation_of(text, result);
   print(result);
   if (result.value("method", "") == "exact" && !result.value("optimal", false)) {
     std::cerr << "error: exact stopped (" << result.value("stop_reason", "") << ") before proving optimality; "
@@ -117,10 +129,15 @@ CommandSpec solve_command() {
        "(docs/launch.md); the result prices it against the unconstrained plan"},
       {"--micro-batch-size", "fixed|auto", ValueKind::text, "micro_batch_size", "",
        "the problem's search.micro_batch_size", "keep the model's micro-batch size, or choose it too"},
+      {"--rank-by", "analytic|simulated|simulated_overlapped", ValueKind::text, "rank_by", "",
+       "the problem's search.rank_by (analytic)",
+       "pick among the best few plans by the formula's time, or by the simulated schedule's"},
       {"--replicas", "1|R|auto", ValueKind::text, "replicas", "replicas", "the problem's search.replicas (1)",
        "one pipeline, exactly R data-parallel replicas of it, or the planner's choice"},
       {"--launch", "", ValueKind::none, "launch", "", "off",
        "add the plan's launch bundle (as geotrain launch --target all)"},
+      {"--simulate", "", ValueKind::none, "simulate", "", "off",
+       "add the plan's simulated 1F1B schedule (as geotrain simulate, blocking sends)"},
   };
   spec.run = run_solve;
   return spec;

@@ -54,6 +54,12 @@ struct Training {
 // and data parallelism inside a stage (stage-groups.md).
 enum class Parallelism { pipeline, hybrid };
 
+// How the planner picks among its best candidate plans (issue 25): by the
+// analytic objective (the paper's, the default), or by the objective with the
+// event-level simulation's iteration time (blocking or overlapped sends) in
+// place of the formula's (docs/simulation.md, "Ranking by the simulation").
+enum class RankBy { analytic, simulated, simulated_overlapped };
+
 // The memetic algorithm's settings; defaults are the paper's (Sect. 6.1).
 // The memetic run's additions for pools of more than 16 devices (issue 23;
 // core/MEMETIC.md, "Moves at the scale of sites and stages"), all on by
@@ -81,6 +87,7 @@ struct SearchSettings {
   bool shift_both_ways = false;
   // search.micro_batch_size "auto": also choose u among the divisors of B.
   bool micro_batch_auto = false;
+  RankBy rank_by = RankBy::analytic;  // search.rank_by
   // search.replicas (replicas.md): how many data-parallel copies of the
   // pipeline; 1 is one pipeline (the paper's space), "auto" lets the planner
   // choose up to kMaxAutoReplicas.

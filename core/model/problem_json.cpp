@@ -277,7 +277,8 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
   const std::string p = "search";
   if (!r.open_object(*it, p,
                      {"population", "tournament", "elite", "local_search_rate", "crossover_fallback_rate", "boundary_shift", "parallelism",
-                      "engine", "micro_batch_size", "replicas", "time_limit_s", "patience", "max_generations", "seed"}))
+                      "engine", "micro_batch_size", "replicas", "time_limit_s", "patience", "max_generations", "seed",
+                      "rank_by"}))
     return s;
   const json& o = *it;
   s.population = static_cast<int>(r.integer(o, p, "population", false, 2, 10'000).value_or(s.population));
@@ -308,6 +309,11 @@ SearchSettings read_search(FieldReader& r, const json& doc) {
       r.error("search.micro_batch_size", "must be \"fixed\" (the model's micro_batch_size) or \"auto\", got " +
                                              FieldReader::describe(*mode));
   }
+  if (auto rank = r.string(o, p, "rank_by", false)) {
+    if (auto parsed = rank_by_from_name(*rank)) s.rank_by = *parsed;
+    else r.error("search.rank_by", "must be \"analytic\", \"simulated\" or \"simulated_overlapped\", got " +
+                                       FieldReader::describe(*rank));
+  }
   read_replicas(r, o, s);
   s.time_limit_s = r.number(o, p, "time_limit_s", false, Range::positive).value_or(s.time_limit_s);
   if (s.time_limit_s > 86400) {
@@ -327,6 +333,21 @@ json link_to_json(const LinkSpec& l) {
 }
 
 }  // namespace
+
+const char* rank_by_name(RankBy rank_by) {
+  switch (rank_by) {
+    case RankBy::analytic: return "analytic";
+    case RankBy::simulated: return "simulated";
+    case RankBy::simulated_overlapped: return "simulated_overlapped";
+  }
+  return "";
+}
+
+std::optional<RankBy> rank_by_from_name(const std::string& name) {
+  for (RankBy r : {RankBy::analytic, RankBy::simulated, RankBy::simulated_overlapped})
+    if (name == rank_by_name(r)) return r;
+  return std::nullopt;
+}
 
 const char* precision_name(Precision precision) {
   switch (precision) {
@@ -433,6 +454,7 @@ json problem_to_json(const Problem& pr) {
                    {"max_generations", s.max_generations},
                    {"seed", s.seed}};
   if (s.micro_batch_auto) out["search"]["micro_batch_size"] = "auto";
+  if (s.rank_by != RankBy::analytic) out["search"]["rank_by"] = rank_by_name(s.rank_by);
   if (s.replicas_auto) out["search"]["replicas"] = "auto";
   else if (s.replicas != 1) out["search"]["replicas"] = s.replicas;
   if (s.engine != Engine::any) out["search"]["engine"] = engine_name(s.engine);

@@ -146,10 +146,11 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     // Topology: one dashed outline per group, inside its site.
     assert.equal(await page.locator('#view-topology .gt-topo-group').count(), blocks.filter((b) => b.gpus > 1).length);
     assert.equal(await page.locator('#view-topology .gt-topo-node.is-used').count(), used);
-    // Timeline: the iteration is the pipeline plus the sync (0 here: every group is one shard).
-    const total = Number(await page.getAttribute('#view-timeline svg', 'data-total-ms'));
+    // Timeline: the simulated schedule, next to the plan's analytic iteration.
+    await page.waitForSelector('#view-timeline svg.gt-tl-svg');
+    const formula = Number(await page.getAttribute('#view-timeline svg', 'data-analytic-ms'));
     const shown = Number(await page.getAttribute('#result-iteration-ms', 'data-value'));
-    assert.ok(Math.abs(total - shown) <= 1e-6 * shown, `timeline ${total} against ${shown}`);
+    assert.ok(Math.abs(formula - shown) <= 1e-6 * shown, `timeline ${formula} against ${shown}`);
     assert.deepEqual(await smallTexts(page, '#results'), [], 'no text under 9 px');
     await screenshot(page, `groups-64-a100-${name}`);
     // Each view on its own, to look at.
@@ -166,15 +167,16 @@ test('a plan with data shards: the timeline ends with the gradient sync after th
   const problem = nodePool();
   const plan = { stages: [{ gpus: ['a0', 'a1'], tensor_parallel: 1, layers: 2 }, { gpus: ['b0', 'b1'], tensor_parallel: 2, layers: 2 }] };
   const report = await callModule('evaluate', JSON.stringify(problem), JSON.stringify(plan));
+  const simulation = await callModule('simulate', JSON.stringify(problem), JSON.stringify(plan), JSON.stringify({ events: true }));
   assert.ok(report.stages[0].data_parallel_sync_ms > 0, JSON.stringify(report.stages[0]));
   const { problem: valid } = await callModule('validate', JSON.stringify(problem));
   await page.setViewportSize(DESKTOP);
   await page.goto(page.url().replace(/[#?].*$/, '').replace(/[^/]*$/, 'views-fixture.html'));
   await page.waitForFunction(() => window.viewsFixture && document.body.dataset.ready);
-  const drawn = await page.evaluate(({ p, r }) => {
+  const drawn = await page.evaluate(({ p, r, simulation }) => {
     const v = window.viewsFixture.views;
     const result = { ...r, stage_metrics: r.stages };
-    v.renderTimeline(document.getElementById('timeline'), p, result);
+    v.renderTimeline(document.getElementById('timeline'), p, result, { simulation });
     v.renderStageTable(document.getElementById('stage-table'), p, result);
     v.renderPipelineBar(document.getElementById('pipeline-bar'), p, result);
     v.renderTopology(document.getElementById('topology'), p, result);
@@ -188,11 +190,11 @@ test('a plan with data shards: the timeline ends with the gradient sync after th
       syncCell: [...document.querySelectorAll('#stage-table tbody tr')].map((tr) => tr.children[8]?.textContent),
       groups: document.querySelectorAll('#topology .gt-topo-group').length,
     };
-  }, { p: valid, r: report });
-  assert.ok(Math.abs(drawn.total - report.iteration_ms) <= 1e-9 * report.iteration_ms, JSON.stringify(drawn));
+  }, { p: valid, r: report, simulation });
+  assert.equal(drawn.total, simulation.iteration_ms, JSON.stringify(drawn));
   assert.ok(Math.abs(drawn.pipeline + drawn.sync - drawn.total) <= 1e-9 * drawn.total);
   assert.ok(drawn.sync > 0);
-  assert.deepEqual(drawn.phases.slice(-2), ['drain', 'gradient sync'], 'the sync comes after the drain');
+  assert.deepEqual(drawn.phases.slice(-2), ['cool-down', 'gradient sync'], 'the sync comes after the cool-down');
   assert.equal(drawn.syncBlocks, 1, 'only the stage with two data shards syncs');
   assert.ok(drawn.tensorParts > 0, 'the tensor-parallel stage shows its all-reduces');
   assert.ok(drawn.legend.includes('tensor') && drawn.legend.includes('grad sync'), drawn.legend.join('|'));

@@ -215,6 +215,7 @@ test('the 512-A100 example planned with replicas: every view per replica, readab
   assert.equal(pipelines, Math.max(...bars.map((b) => b.t)));
   assert.equal(await page.locator('#view-timeline .gt-rt-lane').count(), bars.length);
   assert.ok(await page.locator('#view-timeline .gt-rt-phase.is-cross').count() === 1, 'the cross-replica sync phase');
+  await page.waitForSelector('#view-timeline .gt-tl-svg');  // simulated by the module, then drawn
   assert.ok(await page.locator('#view-timeline .gt-tl-svg').count() === 1, 'one replica\'s own 1F1B schedule');
   // Topology: every used GPU in a replica, each replica outlined, the loaded site pipes drawn and listed.
   assert.equal(await page.locator('#view-topology .gt-topo-node.is-used').count(), 512);
@@ -245,6 +246,7 @@ test('the 512-A100 example planned with replicas: every view per replica, readab
   await page.locator('#view-timeline select[data-replica-chooser="timeline"]').focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowUp');
+  await page.waitForSelector('#view-timeline .gt-tl-svg');
   assert.ok(await page.locator('#view-timeline .gt-tl-svg').count() === 1);
   assert.deepEqual(await smallTexts(page, '#results'), [], 'no text under 9 px at 390');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -45,6 +45,8 @@ function start() {
     },
   });
   const results = createResults({
+    // The 1F1B timeline draws the plan's simulated schedule (core/sim/), from the tools worker.
+    simulate: (problem, plan, options) => tools.call('simulate', { problem, plan, options }),
     currentKey: () => problemKey(store.get()),
     onClear: () => { launch.clear(); editor.showResult(null); runPanel?.clear(); },
     onStale: (isStale) => launch.markStale(isStale),

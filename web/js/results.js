@@ -14,7 +14,7 @@ import { microBatchText, perIterationText, referencePlanText, referencesList, ru
 const VIEW_BOXES = [
   ['pipeline', 'Pipeline', 'Which GPU runs which layers, in pipeline order; block widths follow the number of layers.'],
   ['stages', 'Stages', 'Per-stage compute, sends, memory and energy; the bottleneck sets the pace.'],
-  ['timeline', '1F1B timeline', 'Forward and backward passes of each micro-batch on each stage.'],
+  ['timeline', '1F1B timeline', 'The schedule simulated event by event: each micro-batch\'s forward and backward on each stage, and the transfers between stages.'],
   ['topology', 'Topology', 'Sites, GPUs and the links the plan uses.'],
   ['sites', 'Per site', 'Energy, carbon and money by site: the sites\' grid carbon, PUE and electricity price, and the GPUs\' rental.'],
   ['comparison', 'Comparison', 'The plan against the uniform and METIS-style baselines on the same problem.'],
@@ -122,7 +122,9 @@ function showUnpriced(element, problem, result) {
   element.textContent = `No rental price for ${named}: ${ids.length === 1 ? 'it is' : 'they are'} counted as $0/h in the cost. Give ${ids.length === 1 ? 'its price' : 'their prices'} in the GPU table (Price $/h).`;
 }
 
-export function createResults({ currentKey = () => null, onClear = () => {}, onStale = () => {} } = {}) {
+// simulate(problemText, plan, request): a promise of the plan's simulated schedule (the module's
+// `simulate`), which the 1F1B timeline draws; without it the timeline says it cannot.
+export function createResults({ simulate, currentKey = () => null, onClear = () => {}, onStale = () => {} } = {}) {
   const summary = h('dl', { class: 'result-summary', id: 'result-summary' });
   const stale = h('p', { class: 'stale-note', id: 'result-stale', role: 'status', hidden: true, text: 'This plan is for the problem as it was: the problem has changed since. Plan again to update it.' });
   const warnings = h('ul', { class: 'result-warnings' });
@@ -199,7 +201,8 @@ export function createResults({ currentKey = () => null, onClear = () => {}, onS
       const drawn = ['pipeline', 'stages', 'timeline', 'topology', ...(perSite ? ['sites'] : [])];
       // A plan of replicas draws each view per replica (web/js/views/replica-*.js).
       const viewName = (name) => (isReplicaResult(result) && name !== 'sites' ? `replica-${name}` : name);
-      await Promise.all(drawn.map((name) => drawView(viewName(name), boxes[name], problem, result)));
+      const options = { timeline: simulate ? { simulate: (request) => simulate(problemText, result, request) } : {} };
+      await Promise.all(drawn.map((name) => drawView(viewName(name), boxes[name], problem, result, options[name])));
     },
     async showComparison(chosen, baselines, failures = []) {
       if (!last || last.result !== chosen) return;

@@ -2,17 +2,19 @@
 // study), and points at the view that shows the paper's finding. The texts take their facts from the
 // examples' stories; the captions read the figures from the plan the page has just made.
 import { formatEnergy, formatMs, formatNumber } from '../views/format.js';
-import { flowShop } from '../views/schedule.js';
 
 const stagesOf = (result) => (Array.isArray(result?.stage_metrics) ? result.stage_metrics : []);
 const chain = (result) => (result?.stages || []).map((s) => s.gpu).join(' → ');
 
+// Read from the drawn timeline: the simulated schedule's own figures (core/sim/).
 function bubbleCaption({ result }) {
-  const stages = stagesOf(result);
-  if (!stages.length) return 'The hatched cells are idle time: the pipeline bubble.';
-  const shop = flowShop(stages.map((s) => s.stage_ms), result.micro_batches || 1);
-  return `Hatched = idle. Here ${stages.length} stages and ${result.micro_batches} micro-batches leave ` +
-    `${formatNumber(shop.bubbleFraction * 100)}% of the ${formatMs(result.iteration_ms)} iteration idle.`;
+  const svg = document.querySelector('#view-timeline svg.gt-tl-svg');
+  if (!svg || !result) return 'The hatched cells are idle time: the pipeline bubble.';
+  const { bubbleFraction, simulatedMs, analyticMs } = svg.dataset;
+  const stages = Array.isArray(result.stage_metrics) ? result.stage_metrics.length : 0;
+  return `Hatched = idle. Here ${stages} stages and ${result.micro_batches} micro-batches leave ` +
+    `${formatNumber(Number(bubbleFraction) * 100)}% of the ${formatMs(Number(simulatedMs))} simulated iteration idle ` +
+    `(the formula says ${formatMs(Number(analyticMs))}).`;
 }
 
 function stragglerCaption({ result }) {
@@ -64,11 +66,11 @@ export const STEPS = [
     example: 'straggler-4gpu.json',
     method: 'exact',
     text: [
-      'Pipeline training cuts the model into stages, one per GPU, and pushes micro-batches through them: in 1F1B each micro-batch goes forward through every stage and then backward.',
-      'At the start the later stages wait for the first micro-batch to reach them, at the end the earlier stages wait for the last backward passes, and in between every stage moves at the pace of the slowest one. That idle time is the pipeline bubble, hatched in the 1F1B timeline.',
-      'More micro-batches per iteration, or fewer stages, shrink its share.',
+      'Pipeline training cuts the model into stages, one per GPU, and pushes micro-batches through them. In 1F1B each stage first runs a few forwards (the warm-up), then alternates one forward and one backward (the steady state), then finishes the backwards left (the cool-down).',
+      'The 1F1B timeline is that schedule simulated event by event: light blocks are forwards, dark ones backwards, and the bars between the rows are activations going down and gradients coming back. Nothing starts before its input has arrived, so at the start the later stages wait for the first micro-batch to reach them and at the end the earlier stages wait for the last gradients to come back. That idle time is the pipeline bubble, hatched.',
+      'More micro-batches per iteration, or fewer stages, shrink its share. Under the timeline the simulated iteration stands next to the cost model\'s formula (the stage times plus M − 1 times the slowest stage\'s): for this plan they agree; where stages are uneven they can differ, and the caption says why.',
     ],
-    targets: [{ selector: '.view-timeline', wait: '#view-timeline svg', caption: bubbleCaption }],
+    targets: [{ selector: '.view-timeline', wait: '#view-timeline svg.gt-tl-svg', caption: bubbleCaption }],
   },
   {
     title: 'A straggler under the uniform split',

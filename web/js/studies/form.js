@@ -10,6 +10,10 @@ const FIELD_HINTS = {
   values: 'Empty: the default values.',
   seeds: 'Searches per point with different seeds; the best is kept.',
   time_limit_s: 'Per job; empty: the problem\'s search setting.',
+  plans: 'How many of the planner\'s best plans to compare, 1 to 16.',
+  scenarios: 'Random scenarios per plan, 0 to 10,000.',
+  jitter: 'Each link\'s bandwidth times a factor between 1 − jitter and 1 + jitter.',
+  straggler_slowdown: 'One of the plan\'s GPUs computes this many times slower.',
   sync_every: 'Sync periods H, whole numbers ≥ 1; H > 1 is local SGD (convergence not modelled). Empty: 1.',
 };
 
@@ -84,6 +88,10 @@ export function createStudyForm() {
     seeds: textField('seeds', 'Seeds per point', { value: '3', inputmode: 'numeric' }),
     method: { field: h('div', { class: 'field study-field-method', dataset: { field: 'method' } }, h('label', { for: 'study-method', text: 'Planner' }), method, methodError), input: method, error: methodError },
     time_limit_s: textField('time_limit_s', 'Time limit per job (s)'),
+    plans: textField('plans', 'Plans', { value: '5', inputmode: 'numeric' }),
+    scenarios: textField('scenarios', 'Scenarios', { value: '100', inputmode: 'numeric' }),
+    jitter: textField('jitter', 'Bandwidth jitter', { value: '0.3' }),
+    straggler_slowdown: textField('straggler_slowdown', 'Straggler slowdown', { value: '2' }),
   };
   const element = h('div', { class: 'study-form' },
     h('div', { class: 'field' }, h('label', { for: 'study-kind', text: 'Study' }), kind, blurb),

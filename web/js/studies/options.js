@@ -39,6 +39,11 @@ export const STUDIES = [
     fields: ['seeds', 'method', 'time_limit_s'],
   },
   {
+    kind: 'robustness', label: 'Robustness: jittered links and a straggler', direct: true,
+    blurb: 'The planner\'s best few plans, each simulated event by event as planned and under random scenarios in which every link\'s bandwidth is off by up to the jitter and one of the plan\'s GPUs is slower: prefer the plan that degrades least. The same seed gives the same scenarios.',
+    fields: ['plans', 'scenarios', 'jitter', 'straggler_slowdown', 'method', 'time_limit_s'],
+  },
+  {
     kind: 'replicas', label: 'One pipeline against replicas',
     blurb: 'Rescales every cross-site link (and pipe capacity) so that the base wide-area bandwidth takes each value, and plans each point twice: one pipeline, and the planner\'s choice of replicas (search.replicas "auto"), for each sync period H: where one pipeline gives way to replicas. Needs GPUs on two sites or more; one seed per plan.',
     fields: ['values', 'sync_every', 'method', 'time_limit_s'],
@@ -80,7 +85,8 @@ export class OptionError extends Error {
   }
 }
 
-// fields: {axes ("time,energy"), lambdas, values, seeds, method, time_limit_s} as typed. Range checks are the module's
+// fields: {axes ("time,energy"), lambdas, values, seeds, method, time_limit_s, plans, scenarios, jitter,
+// straggler_slowdown} as typed. Range checks are the module's
 // (its messages name study.<field>, and the panel shows them at that field).
 export function studyOptions(kind, fields) {
   const study = studyByKind(kind);
@@ -99,5 +105,8 @@ export function studyOptions(kind, fields) {
   if (uses('seeds') && String(fields.seeds).trim()) options.seeds = parseList(fields.seeds, 'seeds')[0];
   if (uses('method')) options.method = fields.method;
   if (uses('time_limit_s') && String(fields.time_limit_s).trim()) options.time_limit_s = parseList(fields.time_limit_s, 'time_limit_s')[0];
+  for (const name of ['plans', 'scenarios', 'jitter', 'straggler_slowdown']) {
+    if (uses(name) && String(fields[name] ?? '').trim()) options[name] = parseList(fields[name], name)[0];
+  }
   return options;
 }

@@ -9,7 +9,7 @@ import { formatElapsed } from '../format.js';
 import { pageWords } from '../page-words.js';
 import { problemKey, problemTextKey } from '../problem-key.js';
 import { createStudyForm } from './form.js';
-import { OptionError, studyLabel, studyOptions } from './options.js';
+import { OptionError, studyByKind, studyLabel, studyOptions } from './options.js';
 import { WorkerPool } from './pool.js';
 import { markSelected, renderStudy } from './render.js';
 
@@ -94,6 +94,7 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
     }
     const problemText = JSON.stringify(getProblem());
     begin();
+    if (studyByKind(kind)?.direct) return runDirect(kind, label, options, problemText);
     setStatus('Listing the study\'s jobs…');
     try {
       const { jobs } = await tools.call('study-jobs', { problem: problemText, options });
@@ -149,6 +150,42 @@ export function createStudiesPanel({ tools, checkProblem, getProblem, showPlan, 
       setStatus('The last study\'s results were cleared: another problem was opened. Run a study for this one.');
     } else {
       markStale(true);
+    }
+  }
+
+  // A study that is one call of the module (robustness): planned and simulated on a pool worker, so
+  // that the page's own stay free; its plans are then evaluated, so that each can be shown.
+  async function runDirect(kind, label, options, problemText) {
+    const { signal } = running.controller;
+    running.total = 1;
+    setStatus('Planning, then simulating the best plans under every scenario…');
+    try {
+      const { study: _kind, ...request } = options;
+      const summary = await pool.call(kind, { problem: problemText, options: request }, { signal });
+      const entries = new Map();
+      for (const [i, plan] of (summary.plans || []).entries()) {
+        const planFile = { stages: plan.stages, ...(plan.micro_batch_size ? { micro_batch_size: plan.micro_batch_size } : {}) };
+        const report = await tools.call('evaluate', { problem: problemText, plan: planFile });
+        entries.set(`plan-${i + 1}`, { problem: JSON.parse(problemText),
+          result: { ...report, method: `${summary.method}, plan ${i + 1} of ${summary.plans.length}`, stages: plan.stages, stage_metrics: report.stages } });
+      }
+      running.done = 1;
+      study = { kind, label, problemText, key: problemTextKey(problemText), entries, summary };
+      await draw();
+      const elapsed = formatElapsed(performance.now() - running.started);
+      end();
+      setStatus(`Done: ${summary.plans.length} plan${summary.plans.length === 1 ? '' : 's'}, ${summary.scenarios} scenarios each, in ${elapsed}.`, 'good');
+      return summary;
+    } catch (error) {
+      end();
+      if (signal.aborted) {
+        setStatus('Cancelled.');
+        return null;
+      }
+      // The module names its options options.*; the form shows study.* at the field.
+      const rest = form.showErrors((error.messages || [error.message]).map((m) => String(m).replace(/^options\./, 'study.')));
+      setStatus(rest.length ? `The study could not run: ${pageWords(rest.join(' '))}` : 'The study could not run: check the marked options.', 'bad');
+      return null;
     }
   }
 

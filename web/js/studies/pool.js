@@ -61,6 +61,20 @@ export class WorkerPool {
     return { results, cancelled: Boolean(signal?.aborted) };
   }
 
+  // One request of a study that is a single call (robustness) on the pool's first worker, so that
+  // the page's own workers stay free; an aborted signal terminates it. Resolves with its result.
+  async call(type, payload, { signal, onCrash = () => {} } = {}) {
+    this.active = 1;
+    if (this.messengers.length === 0) this.messengers.push(new Messenger(this.url, { onCrash }));
+    const stop = () => this.terminate('Cancelled');
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await this.messengers[0].call(type, payload);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
   // Stops every worker now; fresh ones start on the next run.
   terminate(reason = 'Stopped') {
     for (const messenger of this.messengers) messenger.restart(reason);

@@ -1,6 +1,7 @@
 // Draws a study's summary with the view for its kind, and marks the point whose plan is shown.
 import { html } from '../views/svg.js';
 import { renderParallelism } from './parallelism-view.js';
+import { renderRobustness } from './robustness-view.js';
 import { renderReplicasStudy } from './replicas-view.js';
 import { renderSplit } from './split-view.js';
 import { renderSubset } from './subset-view.js';
@@ -16,6 +17,7 @@ const RENDERERS = {
   split: renderSplit,
   parallelism: renderParallelism,
   where: renderWhere,
+  robustness: renderRobustness,
   replicas: renderReplicasStudy,
 };
 

@@ -20,7 +20,9 @@ const PHASE_H = 30;
 const AXIS_H = 38;
 export const CROSS_FILL = 'hsl(190 65% 42%)';
 
-export function renderReplicaTimeline(container, problem, result) {
+// options.simulate (the module's simulation of the whole plan, as for one pipeline): the chosen
+// replica's 1F1B schedule is then the simulated one, with the sync phase after every drain.
+export function renderReplicaTimeline(container, problem, result, options = {}) {
   if (!isReplicaResult(result)) return emptyView(container, 'gt-replica-timeline', 'Not a plan of replicas.');
   const R = result.replicas.length;
   const {pipelines, groups, cross, H, perIteration} = syncPhases(result);
@@ -77,11 +79,15 @@ export function renderReplicaTimeline(container, problem, result) {
   });
   svg.appendChild(lanes);
   svg.appendChild(phases(x, pipelines, groups, total, plotTop, plotH, H));
-  svg.appendChild(timeAxis({makespan: total}, x, plotTop + plotH));
+  svg.appendChild(timeAxis(x, plotTop + plotH, total, 0, `${formatMs(total)} = iteration`));
   svg.appendChild(el('text', {x: LEFT - 8, y: PHASE_H - 8, 'text-anchor': 'end', class: 'gt-axis-title'}, 'replica'));
   svg.appendChild(legendRow(LEFT, plotTop + plotH + AXIS_H + 12, idle, groups > 0));
 
   const chooser = replicaChooser(result, (r, body) => {
+    if (typeof options.simulate === 'function') {
+      renderTimeline(body, problem, result, {...options, replica: r});
+      return;
+    }
     const own = replicaResult(result, r);
     renderTimeline(body, problem, own);
     // Its caption's total is this replica's pipeline (and its groups' sync), not the iteration.

@@ -1,64 +1,129 @@
-// The cost model's iteration time T = sum_q tau_q + (M - 1) max_q tau_q is the makespan of a flow shop
-// with M identical jobs (micro-batches) that each occupy stage q for tau_q, started as early as
-// possible: start(i, q) = max(end(i, q - 1), end(i - 1, q)). For identical jobs the recurrence has the
-// closed form end(i, q) = S_q + i * m_q, with S_q = tau_0 + ... + tau_q and m_q = max(tau_0..tau_q)
-// (induction on q: if tau_q >= m_{q-1} the previous job on this stage is the later predecessor,
-// otherwise the same job on the previous stage is), so any block is O(1) and the views can draw
-// a few blocks of a run with thousands of micro-batches.
-//
-// In that earliest-start schedule the stages before the bottleneck run ahead at their own pace and then
-// sit idle, which real 1F1B cannot do (it keeps at most about Q micro-batches in flight). The 'paced'
-// schedule, end(i, q) = S_q + i * max_q tau_q, lets every stage take one micro-batch per bottleneck
-// period, as 1F1B's steady state does. It satisfies the same precedence constraints
-// (start(i, q) = end(i, q - 1) and end(i - 1, q) = start(i, q) - (max - tau_q) <= start(i, q)), is
-// identical from the bottleneck stage on, and has the same makespan, so the views draw it by default.
+// The simulated 1F1B schedule the timeline draws (issue 25; core/sim/, `geotrain simulate`): every
+// forward, backward and transfer of every micro-batch as the planner module simulated it, under the
+// contract's rules (simulator.md): 1F1B order on each stage, an operation only after its input has
+// arrived, one transfer per link at a time. This file asks the module for as many events as can be
+// drawn and indexes what comes back; it computes no schedule of its own.
 
-export function flowShop(stageTimesMs, microBatches, mode = 'paced') {
-  if (mode !== 'paced' && mode !== 'earliest') throw new Error(`schedule: unknown mode ${mode}`);
-  const count = stageTimesMs.length;
-  const prefixSum = new Float64Array(count);
-  const prefixMax = new Float64Array(count);
-  let sum = 0;
-  let max = 0;
-  for (let q = 0; q < count; q++) {
-    sum += stageTimesMs[q];
-    max = Math.max(max, stageTimesMs[q]);
-    prefixSum[q] = sum;
-    prefixMax[q] = max;
+export const BLOCK_BUDGET = 4000;  // drawn forwards and backwards at most, whatever M and Q
+export const MAX_DRAWN = 64;       // micro-batches drawn at most
+
+/**
+ * What to ask the module for, a plan of `stageCount` stages and `microBatches` micro-batches: every
+ * event when they can all be drawn, else those of the first and last `events_each_end` micro-batches
+ * (the module merges the rest per stage).
+ */
+export function eventRequest(stageCount, microBatches, sends = 'blocking') {
+  const cap = Math.min(MAX_DRAWN, Math.max(4, Math.floor(BLOCK_BUDGET / (2 * Math.max(1, stageCount)))));
+  const request = { sends, events: true };
+  if (microBatches > cap) request.events_each_end = Math.floor(cap / 2);
+  return request;
+}
+
+const KINDS = { F: 'forward', B: 'backward', send_f: 'sendForward', send_b: 'sendBackward' };
+
+/**
+ * The replica to draw of a report of several (`replicas[]`, a plan of replicas): the one that drains
+ * last, whose makespan the sync phase and T_sim follow. 0 for a report of one pipeline.
+ */
+export function slowestReplica(report) {
+  if (!severalReplicas(report)) return 0;
+  let best = 0;
+  report.replicas.forEach((r, i) => { if (Number(r.makespan_ms) > Number(report.replicas[best].makespan_ms)) best = i; });
+  return best;
+}
+
+function severalReplicas(report) {
+  return Array.isArray(report?.replicas) && report.replicas.length > 0 && !Array.isArray(report.stages);
+}
+
+/**
+ * The module's report indexed for drawing one pipeline (replica `replica` of a plan of replicas): per
+ * stage its operations and transfers by kind, the drawn micro-batches, the merged ones' span per stage,
+ * the phases and the figures. `drain` is when every replica has drained and the sync phase starts.
+ */
+export function scheduleOf(report, replica = 0) {
+  const several = severalReplicas(report);
+  const part = several ? (report.replicas[replica] || {}) : report;
+  const shown = several ? replica : 0;
+  const stages = Array.isArray(part.stages) ? part.stages : [];
+  const count = stages.length;
+  const rows = stages.map(() => ({ forward: [], backward: [], sendForward: [], sendBackward: [] }));
+  const drawnSet = new Set();
+  for (const e of report.events || []) {
+    if (e.replica !== shown || !(e.stage >= 0 && e.stage < count) || !KINDS[e.kind]) continue;
+    rows[e.stage][KINDS[e.kind]].push(e);
+    drawnSet.add(e.micro_batch);
   }
-  const end = mode === 'paced' ? (i, q) => prefixSum[q] + i * max : (i, q) => prefixSum[q] + i * prefixMax[q];
-  const start = (i, q) => end(i, q) - stageTimesMs[q];
-  const last = count - 1;
-  const makespan = count === 0 ? 0 : end(microBatches - 1, last);
+  const microBatches = Number(part.micro_batches) || 0;
+  const head = Number.isInteger(report.events_each_end) ? report.events_each_end : null;
+  const mergedRange = head !== null && microBatches > 2 * head ? { from: head, to: microBatches - head - 1 } : null;
+  const merged = stages.map(() => null);
+  for (const m of report.merged || []) {
+    if (m.replica === shown && m.stage >= 0 && m.stage < count) merged[m.stage] = { start: m.start_ms, end: m.end_ms, busy: m.busy_ms };
+  }
+  const makespan = Number(part.makespan_ms) || 0;
+  const drain = several ? Math.max(makespan, Number(report.sync_start_ms) || 0) : makespan;
+  const sync = Number(report.after_drain_ms) || 0;
   return {
-    mode,
     stages: count,
     microBatches,
-    tau: stageTimesMs,
-    start,
-    end,
+    replica: several ? replica : null,
+    replicaCount: several ? report.replicas.length : 1,
+    crossReplicaSync: Number(report.cross_replica_sync_ms) || 0,
+    syncEvery: Number(report.sync_every) || 1,
+    rows,
+    drawn: [...drawnSet].sort((a, b) => a - b),
+    mergedRange,
+    merged,
     makespan,
-    // Warm-up lasts until the last stage starts its first micro-batch; drain starts when the first
-    // stage has finished its last one. With few micro-batches the two overlap and there is no steady state.
-    warmupEnd: count === 0 ? 0 : start(0, last),
-    drainStart: count === 0 ? 0 : end(microBatches - 1, 0),
-    busy: (q) => microBatches * stageTimesMs[q],
-    // Idle share of all GPU time in the pipeline: the bubble.
-    bubbleFraction: makespan > 0 ? 1 - (microBatches * sum) / (count * makespan) : 0,
+    drain,
+    sync,
+    iteration: Number(report.iteration_ms) || drain + sync,
+    analytic: Number(report.analytic_iteration_ms) || 0,
+    difference: Number(report.difference) || 0,
+    sends: report.sends === 'overlapped' ? 'overlapped' : 'blocking',
+    bubbleFraction: Number(report.bubble_fraction) || 0,
+    warmupEnd: Math.min(Number(part.warmup_end_ms) || 0, makespan),
+    cooldownStart: Math.min(Number(part.cooldown_start_ms) || 0, makespan),
+    busy: (q) => Number(stages[q]?.busy_ms) || 0,
+    idle: (q) => Number(stages[q]?.idle_ms) || 0,
+    stage: (q) => stages[q],
   };
 }
 
-/** Plain recurrence over all blocks, for checking the closed form (tests) on small cases. */
-export function flowShopByRecurrence(stageTimesMs, microBatches) {
-  const count = stageTimesMs.length;
-  const ends = [];
-  for (let i = 0; i < microBatches; i++) {
-    const row = new Float64Array(count);
-    for (let q = 0; q < count; q++) {
-      const ready = Math.max(q > 0 ? row[q - 1] : 0, i > 0 ? ends[i - 1][q] : 0);
-      row[q] = ready + stageTimesMs[q];
+/**
+ * The steady middle to cut out of the time axis when micro-batches are merged: from the end of the
+ * last drawn operation or transfer of the first micro-batches to the start of the first of the last
+ * ones, on every stage. Nothing drawn falls inside it; null when there is nothing worth cutting.
+ */
+export function steadyCut(schedule) {
+  if (!schedule.mergedRange) return null;
+  let from = 0;
+  let to = Infinity;
+  const { from: first, to: last } = schedule.mergedRange;
+  for (const row of schedule.rows) {
+    for (const list of Object.values(row)) {
+      for (const e of list) {
+        if (e.micro_batch < first) from = Math.max(from, e.end_ms);
+        else if (e.micro_batch > last) to = Math.min(to, e.start_ms);
+      }
     }
-    ends.push(row);
   }
-  return ends;
+  return to - from > 0.15 * schedule.makespan ? { t0: from, t1: to } : null;
+}
+
+/** One sentence on what the difference between the simulated and the analytic time means. */
+export function differenceSentence(schedule) {
+  const d = schedule.difference;
+  const overlapped = schedule.sends === 'overlapped';
+  if (Math.abs(d) < 0.005) {
+    return 'The two agree to within 0.5%: the stages keep the slowest one\'s pace almost throughout, as the formula assumes.';
+  }
+  if (d < 0) {
+    return overlapped
+      ? 'The simulated schedule is shorter: the formula counts every send as time its GPU is busy, while here the GPUs compute on as they send, and part of the other stages\' work overlaps with the slowest stage\'s.'
+      : 'The simulated schedule is shorter: the formula adds every stage\'s time once on top of M − 1 times the slowest stage\'s, while in the schedule part of that work overlaps with the slowest stage\'s own.';
+  }
+  return 'The simulated schedule is longer: 1F1B\'s fixed order (a stage\'s next forward before its next backward, at most ' +
+    'Q − q micro-batches in flight) makes stages wait here for inputs still crossing slow links, time the formula does not count.';
 }

@@ -1,6 +1,6 @@
-// The timeline's stage-group parts: the tensor-parallel all-reduces inside each block and the
-// data-parallel gradient sync after the drain (stage-groups.md: T_iter = T_pipe + max_q dp_q, every
-// stage's all-reduce at once). Plans of single GPUs have neither and draw as before.
+// The timeline's stage-group parts: the tensor-parallel all-reduces inside each forward and backward
+// and the data-parallel gradient sync after the drain (stage-groups.md: T_iter = T_pipe + max_q dp_q,
+// every stage's all-reduce at once). Plans of single GPUs have neither.
 
 import {el, round2, textWidth, tip} from './svg.js';
 import {formatMs} from './format.js';
@@ -9,25 +9,24 @@ export const TENSOR_FILL = 'hsl(275 45% 62%)';
 export const SYNC_FILL = 'hsl(32 85% 58%)';
 
 /**
- * Parts of one block in drawing order: forward compute (1/3 of compute: gamma = 2 makes backward
- * twice the forward), its two tensor all-reduces (half of tp), activations sent on, backward compute
- * (2/3), its two all-reduces, gradients sent back.
+ * Parts of one forward or backward in drawing order: its compute, then its tensor-parallel
+ * all-reduces (two of the four per layer each way: half of tp_q). `durationMs` is the simulated
+ * operation's length; a stage of one GPU has no tensor part.
  */
-export function blockParts(stage) {
-  const forward = stage.compute_ms / 3;
-  const tensor = (stage.tensor_parallel_ms || 0) / 2;
+export function operationParts(stage, durationMs) {
+  const tensor = Math.min(durationMs, (stage.tensor_parallel_ms || 0) / 2);
   return [
-    {ms: forward, cls: 'gt-tl-fwd', darken: 0},
-    {ms: tensor, cls: 'gt-tl-tensor', darken: null, fill: TENSOR_FILL},
-    {ms: stage.send_forward_ms || 0, cls: 'gt-tl-send', darken: null},
-    {ms: stage.compute_ms - forward, cls: 'gt-tl-bwd', darken: 16},
-    {ms: tensor, cls: 'gt-tl-tensor', darken: null, fill: TENSOR_FILL},
-    {ms: stage.send_backward_ms || 0, cls: 'gt-tl-send', darken: null},
+    {ms: durationMs - tensor, tensor: false},
+    {ms: tensor, tensor: true},
   ];
 }
 
-/** Each stage's gradient all-reduce from the end of the pipeline, and the phase band over them. */
-export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, plotH) {
+/**
+ * Each stage's gradient all-reduce from the end of the pipeline, and the phase band over them. With
+ * replicas, `crossMs` (T_xsync / sync_every) closes the phase: every stage's all-reduce across the
+ * replicas, after the data-parallel syncs.
+ */
+export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, plotH, crossMs = 0) {
   const group = el('g', {class: 'gt-tl-sync', 'data-sync-ms': syncMs});
   const x0 = x(pipeEndMs);
   const x1 = x(pipeEndMs + syncMs);
@@ -50,5 +49,15 @@ export function syncPhase(stages, pipeEndMs, syncMs, x, rowTop, rowH, plotTop, p
                                   class: 'gt-tl-sync-block', 'data-stage': q},
                          tip(`Stage ${q + 1}: gradient sync ${formatMs(ms)}`)));
   });
+  if (crossMs > 0) {
+    const t0 = pipeEndMs + Math.max(0, syncMs - crossMs);
+    stages.forEach((stage, q) => {
+      group.appendChild(el('rect', {x: round2(x(t0)), y: round2(rowTop(q) + (rowH > 6 ? 1 : 0)),
+                                    width: round2(Math.max(0.3, x(pipeEndMs + syncMs) - x(t0))),
+                                    height: round2(rowH > 6 ? rowH - 2 : rowH), fill: SYNC_FILL, 'fill-opacity': 0.7,
+                                    class: 'gt-tl-xsync-block', 'data-stage': q},
+                           tip(`Stage ${q + 1}: its gradient all-reduced across the replicas, ${formatMs(crossMs)}`)));
+    });
+  }
   return group;
 }
