@@ -140,8 +140,6 @@ EMSCRIPTEN_BINDINGS(geotrain) {
   emscripten::function("launch", &launch);
   emscripten::function("simulate", &simulate);
   emscripten::function("robustness", &robustness);
-}
-
   emscripten::function("importMeasured", &import_measured);
   emscripten::function("calibrate", &calibrate);
   emscripten::function("studyJobs", &study_jobs);
