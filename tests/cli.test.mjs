@@ -344,11 +344,16 @@ test('exact stopped before its proof says what the gap proves: at most N times t
   assert.ok(out.gap > 0 && out.gap < 1, `a gap strictly between 0 and 1: ${out.gap}`);
   assert.doesNotMatch(r.stderr, /within/);
   const factor = 1 / (1 - out.gap);
-  const words = factor >= 1.1 ? /at most ([\d.]+) times the optimum/ : /at most ([\d.]+)% above the optimum/;
-  const shown = Number(words.exec(r.stderr)?.[1]);
   const expected = factor >= 1.1 ? factor : 100 * (factor - 1);
-  // Rounded up to three significant digits: never below the true figure, at most 1 % above it.
-  assert.ok(shown >= expected && shown <= 1.01 * expected, `${r.stderr} (expected ${expected})`);
+  if (expected < 0.01) {
+    // The site-aware root bound (issue 23) leaves almost nothing: below the words' resolution.
+    assert.match(r.stderr, /its objective is less than 0\.01% above the optimum/);
+  } else {
+    const words = factor >= 1.1 ? /at most ([\d.]+) times the optimum/ : /at most ([\d.]+)% above the optimum/;
+    const shown = Number(words.exec(r.stderr)?.[1]);
+    // Rounded up to three significant digits: never below the true figure, at most 1 % above it.
+    assert.ok(shown >= expected && shown <= 1.01 * expected, `${r.stderr} (expected ${expected})`);
+  }
   const bound = Number(/the optimum is at least ([\d.e+-]+)/.exec(r.stderr)?.[1]);
   const proven = out.objective * (1 - out.gap);
   assert.ok(bound <= proven && bound >= 0.999 * proven, `the bound ${bound}, rounded down from ${proven}`);

@@ -98,7 +98,8 @@ test('in Chromium the page loads under 1 MB of JavaScript and wasm over the wire
     const wasm = sizes.filter((s) => s.path === '/wasm/geotrain.wasm');
     assert.equal(wasm.length, 2, `both workers load the module: ${JSON.stringify(sizes.map((s) => s.path))}`);
     assert.equal(wasm[0].encoding, 'gzip');
-    assert.ok(wasm[0].bytes > 100000 && wasm[0].bytes < 600000, `the module travels as ${wasm[0].bytes} bytes`);
+    // 651 KB since the simulator (core/sim) and the measured-cluster parsers (core/measure) joined it.
+    assert.ok(wasm[0].bytes > 100000 && wasm[0].bytes < 700000, `the module travels as ${wasm[0].bytes} bytes`);
     assert.equal(wasm[1].bytes, 0, 'the second worker\'s copy comes from the cache');
     const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
     t.diagnostic(`${sizes.length} JavaScript and wasm responses, ${total} bytes over the wire (the module ${wasm[0].bytes})`);
