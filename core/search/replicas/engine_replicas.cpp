@@ -65,8 +65,8 @@ std::vector<std::string> engine_replica_faults(Engine engine, const Problem& pro
   std::vector<std::string> out = engine_replica_setting_faults(engine, problem);
   if (!engine_joins_replicas(engine)) {
     for (std::size_t r = 0; r < plan.size(); ++r) {
-      Problem own = problem;  // the replica's pipelines take its share of the micro-batches
-      own.model.global_batch_size = plan[r].micro_batches * problem.model.micro_batch_size;
+      ModelConfig own = problem.model;  // the replica's pipelines take its share of the micro-batches
+      own.global_batch_size = plan[r].micro_batches * problem.model.micro_batch_size;
       for (const std::string& fault : engine_plan_faults(engine, own, plan[r].stages))
         out.push_back(replica_text(r) + ": " + fault);
     }
@@ -75,8 +75,8 @@ std::vector<std::string> engine_replica_faults(Engine engine, const Problem& pro
   const std::vector<std::string> differences = differences_from_first(plan);
   out.insert(out.end(), differences.begin(), differences.end());
   if (!differences.empty()) return out;
-  Problem joined = problem;  // one micro-batch of every replica at once: u' = R u, M' = m
-  joined.model.micro_batch_size = problem.model.micro_batch_size * static_cast<std::int64_t>(plan.size());
+  ModelConfig joined = problem.model;  // one micro-batch of every replica at once: u' = R u, M' = m
+  joined.micro_batch_size = problem.model.micro_batch_size * static_cast<std::int64_t>(plan.size());
   const std::vector<std::string> faults = engine_plan_faults(engine, joined, join_replicas(plan));
   out.insert(out.end(), faults.begin(), faults.end());
   return out;

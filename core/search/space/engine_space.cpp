@@ -111,7 +111,7 @@ void limit_stage_counts(CostModel& model, const Problem& problem) {
   model.set_stage_count_range(model.fewest_stages(), most);
 }
 
-std::vector<std::string> engine_plan_faults(Engine engine, const Problem& problem, const GroupPlan& plan) {
+std::vector<std::string> engine_plan_faults(Engine engine, const ModelConfig& model, const GroupPlan& plan) {
   std::vector<std::string> faults;
   if (engine == Engine::any || plan.empty()) return faults;
   const PlanShape shape = plan_shape(plan);
@@ -148,9 +148,9 @@ std::vector<std::string> engine_plan_faults(Engine engine, const Problem& proble
                                 "adds it); use the Megatron-Core target"
                               : ": the template splits layers between stages only; tensor parallelism inside a stage "
                                 "needs Megatron-Core (or torch.distributed.tensor.parallel, not generated here)"));
-      if (engine == Engine::torch && static_cast<std::int64_t>(plan.size()) > problem.model.micro_batches())
+      if (engine == Engine::torch && static_cast<std::int64_t>(plan.size()) > model.micro_batches())
         faults.push_back("cannot express because the plan has " + q_text + " stages and only " +
-                         std::to_string(problem.model.micro_batches()) +
+                         std::to_string(model.micro_batches()) +
                          " micro-batches: newer Schedule1F1B (checked in torch main) refuses fewer micro-batches than stages");
       break;
     }
@@ -160,9 +160,9 @@ std::vector<std::string> engine_plan_faults(Engine engine, const Problem& proble
           faults.push_back("cannot express because " + difference +
                            ": FlashFlex runs one pipeline per data shard, every pipeline with a single tensor group "
                            "per stage, so every stage needs the same number of data shards");
-      const FlashFlexModel* m = flashflex_model_for(problem.model.hidden_size);
+      const FlashFlexModel* m = flashflex_model_for(model.hidden_size);
       if (!m) {
-        faults.push_back("cannot express because " + no_flashflex_config(problem.model.hidden_size));
+        faults.push_back("cannot express because " + no_flashflex_config(model.hidden_size));
         break;
       }
       const int q = stage_with_tensor([&](int t) { return m->attention_heads % t == 0; });

@@ -80,6 +80,11 @@ void limit_stage_counts(CostModel& model, const Problem& problem);
 
 // Why `engine` cannot run `plan`, one "cannot express because ..." sentence
 // per reason; empty when it can. The launch targets print these.
-std::vector<std::string> engine_plan_faults(Engine engine, const Problem& problem, const GroupPlan& plan);
+// Only the model's fields matter, so callers that vary the batch (a replica's
+// share, joined replicas) pass a ModelConfig instead of copying the Problem.
+std::vector<std::string> engine_plan_faults(Engine engine, const ModelConfig& model, const GroupPlan& plan);
+inline std::vector<std::string> engine_plan_faults(Engine engine, const Problem& problem, const GroupPlan& plan) {
+  return engine_plan_faults(engine, problem.model, plan);
+}
 
 }  // namespace geotrain
