@@ -20,12 +20,7 @@ json parallelism_side(const StudySetup& setup, const StudyOutcomes& outcomes, in
     return {{"job", nullptr}, {"feasible", false}, {"reason", infeasibility_reason(model, setup.problem)}};
   }
   const int best = best_of(outcomes, jobs);
-  if (best < 0) {
-    for (int j : jobs)
-      if (outcomes.jobs[j].state == JobOutcome::State::failed)
-        return {{"job", setup.jobs[j].id}, {"error", outcomes.jobs[j].error}};
-    return nullptr;
-  }
+  if (best < 0) return unsolved_side(setup, outcomes, jobs);
   const StudyJob& job = setup.jobs[best];
   const JobOutcome& o = outcomes.jobs[best];
   int agreeing = 0, finished = 0;

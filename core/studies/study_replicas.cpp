@@ -22,12 +22,7 @@ json side(const StudySetup& setup, const StudyOutcomes& outcomes, int point, boo
     if (setup.jobs[j].point == point && setup.jobs[j].problem.search.replicas_auto == replicas)
       jobs.push_back(static_cast<int>(j));
   const int best = best_of(outcomes, jobs);
-  if (best < 0) {
-    for (int j : jobs)
-      if (outcomes.jobs[j].state == JobOutcome::State::failed)
-        return {{"job", setup.jobs[j].id}, {"error", outcomes.jobs[j].error}};
-    return nullptr;
-  }
+  if (best < 0) return unsolved_side(setup, outcomes, jobs);
   const StudyJob& job = setup.jobs[best];
   const JobOutcome& o = outcomes.jobs[best];
   json out = {{"job", job.id},

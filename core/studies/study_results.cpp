@@ -175,6 +175,12 @@ int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
   return best;
 }
 
+json unsolved_side(const StudySetup& setup, const StudyOutcomes& outcomes, const std::vector<int>& jobs) {
+  for (int j : jobs)
+    if (outcomes.jobs[j].state == JobOutcome::State::failed) return {{"job", setup.jobs[j].id}, {"error", outcomes.jobs[j].error}};
+  return nullptr;
+}
+
 void add_counts(json& out, const StudyOutcomes& outcomes, const StudySetup& setup) {
   out["jobs"] = setup.jobs.size();
   out["missing"] = outcomes.missing;

@@ -63,6 +63,9 @@ std::vector<std::string> sites_used(const Problem& problem, const GroupPlan& pla
 // (indices), the first of equals, -1 when none; the jobs/missing/failed
 // counts and warnings every summary ends with.
 int best_of(const StudyOutcomes& outcomes, const std::vector<int>& jobs);
+// A side of a comparison while best_of finds nothing: {job, error} of the
+// first failed job among `jobs`, or null while they are still running.
+nlohmann::ordered_json unsolved_side(const StudySetup& setup, const StudyOutcomes& outcomes, const std::vector<int>& jobs);
 void add_counts(nlohmann::ordered_json& out, const StudyOutcomes& outcomes, const StudySetup& setup);
 
 // Job indices of each point, in job order (the metis-improved jobs of the
