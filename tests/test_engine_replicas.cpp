@@ -18,16 +18,9 @@
 namespace geotrain {
 namespace {
 
-// Two sites of two 2-GPU nodes each; site A's GPUs are twice as fast. L = 4,
-// u = 1, B = 16: M = 16.
+// testing::two_sites_of_two_nodes() with B = 16: M = 16.
 Problem two_sites() {
-  Problem p = testing::hand_pool({200, 200, 200, 200, 100, 100, 100, 100}, 4);
-  for (std::size_t i = 0; i < p.gpus.size(); ++i) {
-    p.gpus[i].site = i < 4 ? "A" : "B";
-    p.gpus[i].node = "n" + std::to_string(i / 2);
-  }
-  p.network.intra_node = LinkSpec{800, 0.001, 1};
-  p.network.inter_site = LinkSpec{10, 10, 1};
+  Problem p = testing::two_sites_of_two_nodes();
   p.model.global_batch_size = 16;
   return p;
 }

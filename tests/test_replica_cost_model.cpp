@@ -22,23 +22,14 @@ namespace {
 //   a layer: 3 * 24 H^2 * u T / 1e14 = 7.2e10 / 1e14 = 0.72 ms; the head 3 * 2 u T H V / 1e14 = 0.06 ms;
 //   an activation S = kappa u T H = 2e6 B: inside a site 0.1 + 2e6 / 1.25e10 s = 0.26 ms;
 //   a layer's gradient P kappa = 12 H^2 * 2 = 2.4e7 B; the head's H V kappa = 2e6 B.
+// testing::four_gpus_on_two_sites(), with lambda = 1 and references 10 ms and 2 J.
 Problem two_sites() {
-  Problem p;
-  p.model = testing::round_model(4);
-  for (const char* id : {"a0", "a1", "b0", "b1"}) {
-    Gpu g;
-    g.id = id;
-    g.site = std::string(1, static_cast<char>(std::toupper(id[0])));
-    g.peak_tflops = 100, g.memory_gib = 80, g.idle_w = 50, g.active_w = 250;
-    p.gpus.push_back(g);
-  }
-  p.network.intra_site = LinkSpec{100, 0.1, 1};
-  p.network.inter_site = LinkSpec{10, 10, 1};
+  Problem p = testing::four_gpus_on_two_sites();
   p.objective.lambda = 1, p.objective.t_ref_ms = 10, p.objective.e_ref_j = 2;
   return p;
 }
 
-GroupStage one(int gpu, int layers) { return GroupStage{{gpu}, 1, layers}; }
+GroupStage one(int gpu, int layers) { return testing::one_gpu_stage(gpu, layers); }
 
 // Replica 0 on site A (a0, a1), replica 1 on site B (b0, b1), two layers per stage, m = 2 each.
 ReplicaPlan per_site() {

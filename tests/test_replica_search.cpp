@@ -42,17 +42,7 @@ TEST(MicroBatchShares, MinimiseTheSlowestPipeline) {
     }
 }
 
-// Two sites of two 2-GPU nodes each; site A's GPUs are twice as fast.
-Problem two_site_nodes() {
-  Problem p = testing::hand_pool({200, 200, 200, 200, 100, 100, 100, 100}, 4);
-  for (std::size_t i = 0; i < p.gpus.size(); ++i) {
-    p.gpus[i].site = i < 4 ? "A" : "B";
-    p.gpus[i].node = "n" + std::to_string(i / 2);
-  }
-  p.network.intra_node = LinkSpec{800, 0.001, 1};
-  p.network.inter_site = LinkSpec{10, 10, 1};
-  return p;
-}
+Problem two_site_nodes() { return testing::two_sites_of_two_nodes(); }
 
 TEST(ReplicaPools, FamiliesOfWholeNodes) {
   const Problem p = two_site_nodes();

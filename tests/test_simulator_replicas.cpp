@@ -24,22 +24,9 @@ namespace {
 // 1.44 ms, so f_0 = 1.44 / 3 = 0.48 ms and b_0 = 0.96 ms; the last stage adds
 // the head's 0.06 ms: f_1 = 0.50 ms, b_1 = 1.00 ms. A send inside a site:
 // 0.1 + 2e6 / 1.25e10 s = 0.26 ms.
-Problem two_sites() {
-  Problem p;
-  p.model = testing::round_model(4);
-  for (const char* id : {"a0", "a1", "b0", "b1"}) {
-    Gpu g;
-    g.id = id;
-    g.site = std::string(1, static_cast<char>(std::toupper(id[0])));
-    g.peak_tflops = 100, g.memory_gib = 80, g.idle_w = 50, g.active_w = 250;
-    p.gpus.push_back(g);
-  }
-  p.network.intra_site = LinkSpec{100, 0.1, 1};
-  p.network.inter_site = LinkSpec{10, 10, 1};
-  return p;
-}
+Problem two_sites() { return testing::four_gpus_on_two_sites(); }
 
-GroupStage one(int gpu, int layers) { return GroupStage{{gpu}, 1, layers}; }
+GroupStage one(int gpu, int layers) { return testing::one_gpu_stage(gpu, layers); }
 
 PipelineTimings timings_of(const Problem& p, const ReplicaPlan& plan) {
   return replica_timings(p, resolve_links(p.network, p.gpus), plan);

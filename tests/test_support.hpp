@@ -2,9 +2,11 @@
 // Small pieces several test files share: hand-built pools and plan checks.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
+#include "model/group_plan.hpp"
 #include "model/plan.hpp"
 #include "model/problem.hpp"
 
@@ -64,6 +66,41 @@ inline Problem two_equal_gpus_problem() {
   p.network.default_link = LinkSpec{100, 0, 1};
   return p;
 }
+
+// The replica tests' hand-worked pool: round_model(4) (H = T = V = 1000, u = 1,
+// B = 4, fp16); GPUs a0, a1 at site A and b0, b1 at site B, 100 TFLOPS, 80 GiB,
+// 50 W idle, 250 W active; intra_site 100 Gbps, 0.1 ms; inter_site 10 Gbps, 10 ms.
+inline Problem four_gpus_on_two_sites() {
+  Problem p;
+  p.model = round_model(4);
+  for (const char* id : {"a0", "a1", "b0", "b1"}) {
+    Gpu g;
+    g.id = id;
+    g.site = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(id[0]))));
+    g.peak_tflops = 100, g.memory_gib = 80, g.idle_w = 50, g.active_w = 250;
+    p.gpus.push_back(g);
+  }
+  p.network.intra_site = LinkSpec{100, 0.1, 1};
+  p.network.inter_site = LinkSpec{10, 10, 1};
+  return p;
+}
+
+// Two sites of two 2-GPU nodes each (n0, n1 at A; n2, n3 at B); site A's GPUs
+// are twice as fast (200 against 100 TFLOPS). L = 4; 800 Gbps inside a node,
+// 10 Gbps and 10 ms between sites.
+inline Problem two_sites_of_two_nodes() {
+  Problem p = hand_pool({200, 200, 200, 200, 100, 100, 100, 100}, 4);
+  for (std::size_t i = 0; i < p.gpus.size(); ++i) {
+    p.gpus[i].site = i < 4 ? "A" : "B";
+    p.gpus[i].node = "n" + std::to_string(i / 2);
+  }
+  p.network.intra_node = LinkSpec{800, 0.001, 1};
+  p.network.inter_site = LinkSpec{10, 10, 1};
+  return p;
+}
+
+// A stage of one GPU, for replica plans written by hand.
+inline GroupStage one_gpu_stage(int gpu, int layers) { return GroupStage{{gpu}, 1, layers}; }
 
 inline bool same_plan(const Plan& a, const Plan& b) {
   if (a.size() != b.size()) return false;
