@@ -333,3 +333,29 @@ test('convergence draws best-so-far as one step path for 500 points', async () =
   console.log(`# convergence redraw of 500 points: ${seen.ms.toFixed(2)} ms (informational)`);
   assertNoProblems();
 });
+
+test('the comparison tells two plans of replicas apart, and lists one plan once', async () => {
+  const seen = await page.evaluate(() => {
+    const stage = (gpu, layers) => ({ gpu, layers });
+    const plan = (method, replicas, iteration_ms) => ({
+      method, iteration_ms, energy_j: 10, objective: iteration_ms / 100, gpus_used: 4, feasible: true,
+      replicas: replicas.map(([micro_batches, stages]) => ({ micro_batches, stages })),
+    });
+    // Same method, no top-level stages: two replicas of (a0, a1) and (b0, b1), against the same
+    // replicas with other shares, and against the very same plan.
+    const chosen = plan('uniform', [[2, [stage('a0', 2), stage('a1', 2)]], [2, [stage('b0', 2), stage('b1', 2)]]], 80);
+    const otherShares = plan('uniform', [[3, [stage('a0', 2), stage('a1', 2)]], [1, [stage('b0', 2), stage('b1', 2)]]], 90);
+    const rows = (baselines) => {
+      const box = document.createElement('div');
+      document.body.appendChild(box);
+      window.viewsFixture.views.renderComparison(box, { gpus: [] }, { chosen, baselines });
+      const count = box.querySelectorAll('tbody tr').length;
+      box.remove();
+      return count;
+    };
+    return { differ: rows([otherShares]), same: rows([structuredClone(chosen)]) };
+  });
+  assert.equal(seen.differ, 2, 'another plan of replicas of the same method is its own row');
+  assert.equal(seen.same, 1, 'the chosen plan again is listed once');
+  assertNoProblems();
+});

@@ -50,8 +50,12 @@ export function renderComparison(container, problem, {chosen, baselines = []} = 
   return figure(container, 'gt-comparison', html('div', {class: 'gt-st-scroll'}, table), caption(chosen, others, problem));
 }
 
+// Same stages, and for plans of replicas the same replicas with the same shares: two replica plans
+// have no top-level stages, and must not pass for one plan.
 function sameStages(a, b) {
-  const key = (r) => JSON.stringify((r?.stages || []).map((s) => [s.gpu, s.gpus, s.tensor_parallel, s.layers]));
+  const stagesKey = (stages) => (stages || []).map((s) => [s.gpu, s.gpus, s.tensor_parallel, s.layers]);
+  const key = (r) => JSON.stringify([stagesKey(r?.stages),
+    (r?.replicas || []).map((replica) => [replica?.micro_batches, stagesKey(replica?.stages)])]);
   return key(a) === key(b);
 }
 
