@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/feasibility.hpp"
+#include "search/bounds/bottleneck_bound.hpp"
 #include "search/exact/exact_incumbent.hpp"
 #include "search/memetic/population.hpp"
 #include "search/memetic/seeds.hpp"
@@ -19,18 +20,7 @@ namespace {
 
 using testing::hand_pool;
 
-// The largest stage time of `stages` as the cost model forms it.
-double largest_tau(const CostModel& model, const Plan& plan) {
-  double largest = 0;
-  for (std::size_t q = 0; q < plan.size(); ++q) {
-    const int g = plan[q].gpu;
-    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
-    tau += q + 1 < plan.size() ? model.send_s(g, plan[q + 1].gpu) : model.head_compute_s(g);
-    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
-    largest = std::max(largest, tau);
-  }
-  return largest;
-}
+double largest_tau(const CostModel& model, const Plan& plan) { return largest_tau_s(model, plan); }
 
 TEST(BalanceLayers, HandWorkedTwoStages) {
   // hand_pool: on 100 TFLOPS a layer a = 0.773 ms and the head h = 0.063 ms;

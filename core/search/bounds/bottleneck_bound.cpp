@@ -64,6 +64,18 @@ int combine_clusters(const int* dp, int C, int* single_out) {
 
 }  // namespace bottleneck_detail
 
+double largest_tau_s(const CostModel& model, const Plan& plan) {
+  double largest = 0;
+  for (std::size_t q = 0; q < plan.size(); ++q) {
+    const int g = plan[q].gpu;
+    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
+    tau += q + 1 < plan.size() ? model.send_s(g, plan[q + 1].gpu) : model.head_compute_s(g);
+    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
+    largest = std::max(largest, tau);
+  }
+  return largest;
+}
+
 BottleneckTables make_bottleneck_tables(const CostModel& model) {
   BottleneckTables t;
   const int n = model.num_gpus();

@@ -61,6 +61,11 @@ struct BottleneckTables {
 
 BottleneckTables make_bottleneck_tables(const CostModel& model);
 
+// The largest stage time tau_q of `plan` as the cost model forms it: its
+// layers' compute, its sends to both neighbours, and the head on the last
+// stage (the ceiling the floors search up to, from a known plan).
+double largest_tau_s(const CostModel& model, const Plan& plan);
+
 // Scratch for path_capacity, sized once.
 struct CapacityScratch {
   std::vector<int> dp;  // clusters x 12

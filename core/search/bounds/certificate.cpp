@@ -157,19 +157,6 @@ double bound_over_stage_counts(const CostModel& model, RaiseFloors floors) {
   return bound;
 }
 
-// A plan's largest stage time and T_iter as the cost model forms them.
-double largest_tau_s(const CostModel& model, const Plan& plan) {
-  double largest = 0;
-  for (std::size_t q = 0; q < plan.size(); ++q) {
-    const int g = plan[q].gpu;
-    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
-    tau += q + 1 < plan.size() ? model.send_s(g, plan[q + 1].gpu) : model.head_compute_s(g);
-    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
-    largest = std::max(largest, tau);
-  }
-  return largest;
-}
-
 }  // namespace
 
 double objective_lower_bound(const CostModel& model) {

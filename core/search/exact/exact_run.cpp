@@ -2,6 +2,7 @@
 // stage counts' roots in order of their bound, and the result with its gap.
 #include <algorithm>
 
+#include "search/bounds/bottleneck_bound.hpp"
 #include "search/bounds/bottleneck_proof.hpp"
 #include "search/bounds/crossing_flow_bound.hpp"
 #include "search/exact/exact_branch_and_bound.hpp"
@@ -18,20 +19,6 @@ namespace {
 // 0.05-0.5 s in all.
 constexpr std::int64_t kFlowWork = 200'000'000;
 
-// Largest tau of a plan (as the cost model forms it); 0 for one stage.
-double largest_tau_s(const CostModel& model, const Plan& plan) {
-  double largest = 0;
-  for (std::size_t q = 0; plan.size() > 1 && q < plan.size(); ++q) {
-    const int g = plan[q].gpu;
-    double tau = plan[q].layers * (model.layer_compute_s(g) + model.tensor_layer_s(g));
-    if (q + 1 < plan.size()) tau += model.send_s(g, plan[q + 1].gpu);
-    else tau += model.head_compute_s(g);
-    if (q > 0) tau += model.send_s(g, plan[q - 1].gpu);
-    largest = std::max(largest, tau);
-  }
-  return largest;
-}
-
 }  // namespace
 
 // The floor from the clusters' relaxation, raised by deciding makespans
@@ -45,7 +32,7 @@ void BranchAndBound::raise_bottleneck_floor() {
   if (limit.remaining_ms() < 1.0 + 3e-5 * n * n || std::min(model_.num_gpus(), model_.num_layers()) < 2) return;
   const BottleneckTables tables = make_bottleneck_tables(model_);
   const double root_s = root_bottleneck_floor_s(tables, model_);
-  const double ceiling_s = largest_tau_s(model_, best_.plan);
+  const double ceiling_s = best_.plan.size() > 1 ? largest_tau_s(model_, best_.plan) : 0;  // 0: one stage
   CrossingFlow flow(tables, model_);
   const double flow_s = crossing_bottleneck_floor_s(flow, root_s, ceiling_s > 0 ? ceiling_s : INFINITY, kFlowWork,
                                                     limit.share_of_remaining(0.1));
