@@ -14,6 +14,7 @@
 #include "random_node_pool.hpp"
 #include "search/bounds/pool_relaxation.hpp"
 #include "test_support.hpp"
+#include "prepare_if_plannable.hpp"
 
 namespace geotrain {
 namespace {
@@ -74,12 +75,8 @@ TEST(GroupFloor, NeverAboveTheHybridOptimum) {
     const Problem p = testing::random_node_pool(seed, 6, 4);
     SolveOptions o;
     o.method = Method::brute_force;
-    std::optional<PreparedProblem> prepared;
-    try {
-      prepared.emplace(prepare_problem(p, o));
-    } catch (const PlanningError&) {
-      continue;
-    }
+    const std::optional<PreparedProblem> prepared = testing::prepare_if_plannable(p, o);
+    if (!prepared) continue;
     ++pools;
     const double optimum = run_method(*prepared, o).cost.objective;
     const double bound = group_plan_lower_bound(prepared->problem, prepared->model);

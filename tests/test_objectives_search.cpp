@@ -21,6 +21,7 @@
 #include "search/bounds/certificate.hpp"
 #include "search/exact/exact.hpp"
 #include "search/memetic/memetic.hpp"
+#include "prepare_if_plannable.hpp"
 
 namespace geotrain {
 namespace {
@@ -108,12 +109,8 @@ TEST(ObjectivesSearch, HybridMethodsOnFourTerms) {
     p.objective.weights = ObjectiveWeights{1, 0.5, 1, 1};
     SolveOptions o;
     o.time_limit_s = 30;
-    std::optional<PreparedProblem> prepared;
-    try {
-      prepared.emplace(prepare_problem(p, o));
-    } catch (const PlanningError&) {
-      continue;
-    }
+    const std::optional<PreparedProblem> prepared = testing::prepare_if_plannable(p, o);
+    if (!prepared) continue;
     SCOPED_TRACE(p.name);
     o.method = Method::exact;
     const SolveResult exact = run_method(*prepared, o);
