@@ -70,6 +70,8 @@ struct ScaleMoves {
   bool seeds = true;        // exact's first plans, balanced, in the initial population
   bool restarts = true;     // every plan one such move from the best when the run stalls
   bool final_nodes = true;  // the final step gets at least about a second of exact's nodes
+  bool final_floor = true;  // the final step searches above exact's bottleneck floor, again while it gains
+  bool stall_polish = true;  // the final step also runs at the restarts, its plan joining the population
 };
 
 struct SearchSettings {

@@ -22,6 +22,11 @@ struct ExactSettings {
   // set 0 and -1 to use the floor at once).
   std::int64_t floor_check_nodes = 20'000;
   double floor_check_gap = 0.25;
+  // Role evaluations each crossing-flow floor (crossing_flow_bound.hpp) may
+  // spend; 0 skips them, leaving the floors of the clusters' relaxation and
+  // of the searches over GPU sequences (memetic's final step on large pools:
+  // the flows cost about a second at 256 GPUs, the searches milliseconds).
+  std::int64_t crossing_flow_work = 200'000'000;
   void validate() const;                    // throws std::invalid_argument naming the setting
 };
 

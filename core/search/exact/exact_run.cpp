@@ -12,15 +12,6 @@
 namespace geotrain {
 namespace exact_detail {
 
-namespace {
-
-// Role evaluations each crossing-flow floor may spend (a count: the same on
-// every platform); on 32-GPU pools over 3-12 sites they use 10-80 million,
-// 0.05-0.5 s in all.
-constexpr std::int64_t kFlowWork = 200'000'000;
-
-}  // namespace
-
 // The floor from the clusters' relaxation, raised by deciding makespans
 // between it and the incumbent's largest tau (bottleneck_bound.hpp); plans
 // met on the way become incumbents.
@@ -33,9 +24,14 @@ void BranchAndBound::raise_bottleneck_floor() {
   const BottleneckTables tables = make_bottleneck_tables(model_);
   const double root_s = root_bottleneck_floor_s(tables, model_);
   const double ceiling_s = best_.plan.size() > 1 ? largest_tau_s(model_, best_.plan) : 0;  // 0: one stage
+  // Role evaluations each crossing-flow floor may spend (a count: the same
+  // on every platform; by default 200 million: on 32-GPU pools over 3-12
+  // sites they use 10-80 million, 0.05-0.5 s in all). 0: no flows.
+  const std::int64_t flow_work = settings_.crossing_flow_work;
   CrossingFlow flow(tables, model_);
-  const double flow_s = crossing_bottleneck_floor_s(flow, root_s, ceiling_s > 0 ? ceiling_s : INFINITY, kFlowWork,
-                                                    limit.share_of_remaining(0.1));
+  const double flow_s = flow_work == 0 ? root_s
+                                       : crossing_bottleneck_floor_s(flow, root_s, ceiling_s > 0 ? ceiling_s : INFINITY,
+                                                                     flow_work, limit.share_of_remaining(0.1));
   const BottleneckProof proof = prove_bottleneck_floor(tables, model_, classes_, flow_s, ceiling_s > 0 ? ceiling_s : INFINITY,
                                                        settings_.max_nodes, limit.share_of_remaining(0.3));
   for (const Plan& plan : proof.plans) offer(plan);
@@ -43,9 +39,10 @@ void BranchAndBound::raise_bottleneck_floor() {
   floor_time_s_ = plan_time_floor_s(tables, model_, proof.floor_s, root_bottleneck_floor_s(tables, model_, true));
   // Then T_iter itself, up to the incumbent's (when it has two or more stages).
   if (best_.plan.size() < 2) return;
-  const double flow_time_s = crossing_time_floor_s(flow, tables, model_, floor_max_tau_s_, best_.cost.iteration_s,
-                                                   kFlowWork, limit.share_of_remaining(0.1));
-  floor_time_s_ = std::max(floor_time_s_, flow_time_s);
+  if (flow_work > 0)
+    floor_time_s_ = std::max(floor_time_s_, crossing_time_floor_s(flow, tables, model_, floor_max_tau_s_,
+                                                                  best_.cost.iteration_s, flow_work,
+                                                                  limit.share_of_remaining(0.1)));
   const TimeProof time = prove_time_floor(tables, model_, classes_, floor_max_tau_s_, floor_time_s_,
                                           best_.cost.iteration_s, settings_.max_nodes, limit.share_of_remaining(0.3));
   floor_time_s_ = std::max(floor_time_s_, time.time_floor_s);

@@ -88,6 +88,8 @@ void HybridRun::screen_next() {
     // about a second of exact's nodes for each of up to max_layouts layouts
     // made the 64-A100 example eight times slower (issue 23).
     run_settings.scale_moves.final_nodes = false;
+    run_settings.scale_moves.final_floor = false;
+    run_settings.scale_moves.stall_polish = false;
   }
   candidate->run = std::make_unique<MemeticRun>(*candidate->model, run_settings);
   note_best(*candidate);

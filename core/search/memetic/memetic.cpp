@@ -72,6 +72,21 @@ bool MemeticRun::step() {
       settings_.scale_moves.restarts) {
     offer_seeds(population_, sweep_around(population_.front(), context_), settings_.population);
     if (!settings_.scale_moves.seeds) offer_seeds(population_, exact_seeds(context_), settings_.population);
+    // Once a run, exact's search from the best plan (MEMETIC.md, "Exact at
+    // the restarts") on a quarter of the final step's nodes, taken from that
+    // step's: its plan competes like any other, so the generations left can
+    // still improve on it. Its gain is not the generations' progress: the
+    // run stops when it would have.
+    SolveResult improved;
+    const bool progressed = population_.front().cost.objective < best_objective_;
+    if (settings_.scale_moves.stall_polish && !restart_searched_) {
+      restart_searched_ = true;
+      if (exact_from(decode_genes(population_.front().genes), (1.0 - kPolishShare) * settings_.time_limit_s,
+                     kRestartNodeShare, improved)) {
+        offer_seeds(population_, {Chromosome{encode_plan(improved.plan), improved.cost, {}}}, settings_.population);
+        if (!progressed) best_objective_ = population_.front().cost.objective;
+      }
+    }
   }
   breed();
   ++generation_;
@@ -144,27 +159,66 @@ void MemeticRun::polish_best() {
   // Exact's start-up alone (pool tables, O(N^2)) takes milliseconds on large
   // pools: with less time left than kPolishMinMs the step would overrun.
   if (settings_.time_limit_s * 1000.0 - clock_.elapsed_ms() < kPolishMinMs) return;
+  // The better of the run's best and metis-improved's plan is the incumbent
+  // (exact adds its greedy plans itself): never worse than those baselines.
+  Plan start = decode_genes(population_.front().genes);
+  const SolveResult metis = run_metis_improved(context_.model(), settings_.seed,
+                                               Deadline(clock_, settings_.time_limit_s * 1000.0));
+  context_.add_evaluations(metis.evaluations);
+  if (metis.cost.feasible && metis.cost.objective < population_.front().cost.objective) start = metis.plan;
+  SolveResult improved;
+  if (!exact_from(start, settings_.time_limit_s, 1, improved)) return;
+  population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost, {}});  // strictly fittest: new
+  if (static_cast<int>(population_.size()) > settings_.population) population_.pop_back();
+  best_objective_ = improved.cost.objective;
+}
+
+bool MemeticRun::exact_from(const Plan& start, double limit_s, int share, SolveResult& improved) {
   const CostModel& model = context_.model();
+  const bool large = model.num_gpus() > kPaperMovesMaxGpus;
   const double n = model.num_gpus(), work_per_node = n * (n + 2.0 * model.num_layers());
   ExactSettings exact;
   exact.bottleneck_floor = false;  // its node budget explores as it always did
   const double work = kPolishWorkPerEvaluation * static_cast<double>(context_.evaluations());
-  exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
-  if (model.num_gpus() > kPaperMovesMaxGpus && settings_.scale_moves.final_nodes)
-    exact.max_nodes = std::max<std::int64_t>(exact.max_nodes, kPolishLargePoolNodesTimesGpus / model.num_gpus());
-  exact.time_limit_s = std::max(1e-6, settings_.time_limit_s - clock_.elapsed_ms() / 1000.0);
-  // The better of the run's best and metis-improved's plan is the incumbent
-  // (exact adds its greedy plans itself): never worse than those baselines.
-  Plan start = decode_genes(population_.front().genes);
-  const SolveResult metis = run_metis_improved(model, settings_.seed, Deadline(clock_, settings_.time_limit_s * 1000.0));
-  context_.add_evaluations(metis.evaluations);
-  if (metis.cost.feasible && metis.cost.objective < population_.front().cost.objective) start = metis.plan;
-  const SolveResult improved = solve_exact(model, exact, start);
-  context_.add_evaluations(improved.evaluations);
-  if (!improved.cost.feasible || !(improved.cost.objective < population_.front().cost.objective)) return;
-  population_.insert(population_.begin(), Chromosome{encode_plan(improved.plan), improved.cost, {}});  // strictly fittest: new
-  if (static_cast<int>(population_.size()) > settings_.population) population_.pop_back();
-  best_objective_ = improved.cost.objective;
+  std::int64_t budget = std::max<std::int64_t>(kPolishMinNodes, static_cast<std::int64_t>(work / work_per_node));
+  if (large && settings_.scale_moves.final_nodes)
+    budget = std::max<std::int64_t>(budget, kPolishLargePoolNodesTimesGpus / model.num_gpus());
+  // A share of the budget (the restarts'), or what the restarts left of it
+  // (at least half).
+  exact.max_nodes = share > 1 ? std::max<std::int64_t>(kPolishMinNodes, budget / share)
+                              : std::max(budget / 2, budget - restart_nodes_spent_);
+  // On large pools the search runs above the bottleneck floor from its first
+  // node (MEMETIC.md, "The floor in the final step"): the floor's searches
+  // over GPU sequences find plans of a smaller largest stage time, often at
+  // another stage count where memory allows fewer layers a stage, which no
+  // move reaches in one step. Its crossing flows (about a second at 256
+  // GPUs) are left out. In the final step, each search that gains starts
+  // another from its plan on an eighth of the budget (climbing and floors
+  // from the new incumbent find more), up to kPolishRounds in all.
+  const bool floor = large && settings_.scale_moves.final_floor;
+  if (floor) {
+    exact.bottleneck_floor = true;
+    exact.crossing_flow_work = 0;
+    exact.floor_check_nodes = exact.max_nodes;  // no plain search first
+  }
+  const int rounds = floor && share == 1 ? kPolishRounds : 1;
+  Plan from = start;
+  bool gained = false;
+  for (int round = 0; round < rounds; ++round) {
+    if (round > 0) exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, budget / kLaterRoundShare);
+    exact.time_limit_s = limit_s - clock_.elapsed_ms() / 1000.0;
+    if ((round > 0 || share > 1) && exact.time_limit_s * 1000.0 < kPolishMinMs) break;
+    exact.time_limit_s = std::max(1e-6, exact.time_limit_s);
+    const SolveResult found = solve_exact(model, exact, from);
+    context_.add_evaluations(found.evaluations);
+    if (share > 1) restart_nodes_spent_ += found.nodes;
+    const double best = gained ? improved.cost.objective : population_.front().cost.objective;
+    if (!found.cost.feasible || !(found.cost.objective < best)) break;
+    improved = found;
+    gained = true;
+    from = found.plan;
+  }
+  return gained;
 }
 
 // Alg. 1, lines 4-6, in the paper's order: generation bound, time, patience.

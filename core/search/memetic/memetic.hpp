@@ -33,6 +33,12 @@ constexpr std::int64_t kPolishMinNodes = 100;
 // that a run that converged in few generations still ends no worse than
 // exact's first second would from its plan.
 constexpr std::int64_t kPolishLargePoolNodesTimesGpus = std::int64_t{1} << 20;
+// On large pools: searches in the final step while each gains (the later
+// ones on 1 / kLaterRoundShare of its nodes), and the share of its nodes the
+// one search at the restarts takes (issue 23).
+constexpr int kPolishRounds = 4;
+constexpr int kLaterRoundShare = 8;
+constexpr int kRestartNodeShare = 4;
 constexpr double kPolishMinMs = 50;  // skipped with less time than this left
 
 class MemeticRun {
@@ -61,6 +67,12 @@ class MemeticRun {
   void check_stopping_rules();
   void finish(const char* reason);
   void polish_best();
+  // Exact's branch and bound from `start` with the final step's settings,
+  // until limit_s into the run; true with its plan in `improved` when that
+  // fits and is strictly better than the population's best.
+  // `share` > 1: that share of the final step's node budget (the restarts);
+  // 1: the final step (what the restarts left, in rounds while it gains).
+  bool exact_from(const Plan& start, double limit_s, int share, SolveResult& improved);
   // The generations stop at (1 - kPolishShare) of the time limit: the final
   // improvement step has the rest.
   Deadline deadline() const { return Deadline(clock_, (1.0 - kPolishShare) * settings_.time_limit_s * 1000.0); }
@@ -77,6 +89,8 @@ class MemeticRun {
   int offspring_count_ = 0;
   int generation_ = 0;
   int stalled_ = 0;  // generations since the best objective last fell
+  bool restart_searched_ = false;         // exact has run at a restart
+  std::int64_t restart_nodes_spent_ = 0;  // its nodes, taken from the final step's
   double best_objective_ = 0;
   bool finished_ = false;
   double finished_ms_ = 0;
