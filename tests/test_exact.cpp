@@ -232,6 +232,24 @@ TEST(Exact, SettingsAreValidatedByName) {
   EXPECT_THROW(solve_exact(model, s), std::invalid_argument);
 }
 
+// The floors without the crossing flows (the memetic run's final step) are
+// still valid floors: exact proves the same optimum with them.
+TEST(Exact, FloorsWithoutCrossingFlowsProveTheSameOptimum) {
+  ExactSettings s;
+  s.crossing_flow_work = -1;
+  EXPECT_NE(message_of(s).find("exact.crossing_flow_work"), std::string::npos) << message_of(s);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const CostModel model(random_pool(seed));
+    ExactSettings with_flows, without_flows;
+    with_flows.floor_check_nodes = without_flows.floor_check_nodes = 0;  // the floors at once
+    with_flows.floor_check_gap = without_flows.floor_check_gap = -1;
+    without_flows.crossing_flow_work = 0;
+    const SolveResult a = solve_exact(model, with_flows), b = solve_exact(model, without_flows);
+    ASSERT_TRUE(a.optimal.value_or(false) && b.optimal.value_or(false)) << seed;
+    EXPECT_DOUBLE_EQ(a.cost.objective, b.cost.objective) << seed;
+  }
+}
+
 // Two GPUs alike in every figure, but the link a -> b is fast and b -> a slow,
 // and neither holds both layers. Memory: 0.2 GiB = 214748364.8 bytes; Q = 1
 // needs 2 * (9.6e7 + 2 * 2e7) + 1.2e7 = 2.84e8 (too much); Q = 2 needs at most

@@ -73,7 +73,7 @@ bool MemeticRun::step() {
     offer_seeds(population_, sweep_around(population_.front(), context_), settings_.population);
     if (!settings_.scale_moves.seeds) offer_seeds(population_, exact_seeds(context_), settings_.population);
     // Once a run, exact's search from the best plan (MEMETIC.md, "Exact at
-    // the restarts") on a quarter of the final step's nodes, taken from that
+    // the restarts") on an eighth of the final step's nodes, taken from that
     // step's: its plan competes like any other, so the generations left can
     // still improve on it. Its gain is not the generations' progress: the
     // run stops when it would have.

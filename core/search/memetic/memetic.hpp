@@ -38,7 +38,7 @@ constexpr std::int64_t kPolishLargePoolNodesTimesGpus = std::int64_t{1} << 20;
 // one search at the restarts takes (issue 23).
 constexpr int kPolishRounds = 4;
 constexpr int kLaterRoundShare = 8;
-constexpr int kRestartNodeShare = 4;
+constexpr int kRestartNodeShare = 8;
 constexpr double kPolishMinMs = 50;  // skipped with less time than this left
 
 class MemeticRun {
