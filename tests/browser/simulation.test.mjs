@@ -6,29 +6,15 @@
 // Run: node --test tests/browser/simulation.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { callModule, openExample, screenshot, typeInto, useBrowser, waitStatus } from './helpers.mjs';
+import { callModule, openExample, screenshot, smallTexts as smallTextsOf, typeInto, useBrowser, waitStatus } from './helpers.mjs';
 
 
 const { freshPage } = useBrowser({ requireStudies: true });
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-// Rendered size of every visible text of `selector` (SVG text scaled by its drawing).
-const smallTexts = (page, selector) => page.evaluate((sel) => {
-  const out = [];
-  for (const t of document.querySelectorAll(`${sel} svg text`)) {
-    if (!t.getClientRects().length || !t.textContent.trim()) continue;
-    const m = t.getScreenCTM();
-    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    if (px < 9) out.push({ px, text: t.textContent.slice(0, 24) });
-  }
-  for (const e of document.querySelectorAll(`${sel} td, ${sel} th, ${sel} figcaption, ${sel} span, ${sel} label, ${sel} select`)) {
-    if (!e.getClientRects().length || !e.textContent.trim() || e.closest('svg')) continue;
-    const px = parseFloat(getComputedStyle(e).fontSize);
-    if (px < 9) out.push({ px, text: e.textContent.slice(0, 24) });
-  }
-  return out;
-}, selector);
+// Every visible text of `selector` under 9 px, labels and choosers included (helpers.mjs).
+const smallTexts = (page, selector) => smallTextsOf(page, selector, ['label', 'select']);
 
 // Every drawn operation and transfer of the timeline.
 const drawnEvents = (page) => page.$$eval('#view-timeline [data-kind]', (nodes) => nodes.map((n) => ({
