@@ -72,6 +72,7 @@ struct ScaleMoves {
   bool final_nodes = true;  // the final step gets at least about a second of exact's nodes
   bool final_floor = true;  // the final step searches above exact's bottleneck floor, again while it gains
   bool stall_polish = true;  // the final step also runs at the restarts, its plan joining the population
+  bool final_plain = true;   // with final_floor: the final step ends with a search without the floor
 };
 
 struct SearchSettings {

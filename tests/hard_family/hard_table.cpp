@@ -150,19 +150,21 @@ struct Variant {
 };
 
 void ablation_table(const std::vector<HardPoolShape>& family) {
-  // ScaleMoves{stage_moves, site_moves, seeds, restarts, final_nodes, final_floor, stall_polish}: none,
-  // each alone, all but each, all.
-  std::vector<Variant> variants{{"none (before)", {false, false, false, false, false, false, false}}};
-  const char* names[] = {"stage moves", "site moves", "seeds", "restarts", "final nodes", "final floor", "exact at restarts"};
+  // ScaleMoves{stage_moves, site_moves, seeds, restarts, final_nodes, final_floor, stall_polish,
+  // final_plain}: none, each alone, all but each, all.
+  std::vector<Variant> variants{{"none (before)", {false, false, false, false, false, false, false, false}}};
+  const char* names[] = {"stage moves", "site moves", "seeds", "restarts", "final nodes", "final floor", "exact at restarts",
+                         "plain last search"};
   auto with = [](int k, bool on) {
-    ScaleMoves m{!on, !on, !on, !on, !on, !on, !on};
-    bool* fields[] = {&m.stage_moves, &m.site_moves, &m.seeds, &m.restarts, &m.final_nodes, &m.final_floor, &m.stall_polish};
+    ScaleMoves m{!on, !on, !on, !on, !on, !on, !on, !on};
+    bool* fields[] = {&m.stage_moves, &m.site_moves, &m.seeds,        &m.restarts,
+                      &m.final_nodes, &m.final_floor, &m.stall_polish, &m.final_plain};
     *fields[k] = on;
     return m;
   };
-  for (int k = 0; k < 7; ++k) variants.push_back({names[k], with(k, true)});
-  static std::string but[7];
-  for (int k = 0; k < 7; ++k) {
+  for (int k = 0; k < 8; ++k) variants.push_back({names[k], with(k, true)});
+  static std::string but[8];
+  for (int k = 0; k < 8; ++k) {
     but[k] = std::string("all but ") + names[k];
     variants.push_back({but[k].c_str(), with(k, false)});
   }

@@ -218,6 +218,23 @@ bool MemeticRun::exact_from(const Plan& start, double limit_s, int share, SolveR
     gained = true;
     from = found.plan;
   }
+  // Last, one search without the floor on the whole budget from the plan the
+  // floored ones ended on: the floor steers exact towards a small largest
+  // stage time, and on some pools (fast-wan 256 x 96 seed 2, MEMETIC.md) the
+  // plain search's neighbourhood of that plan holds a better one.
+  if (floor && share == 1 && settings_.scale_moves.final_plain) {
+    exact.bottleneck_floor = false;
+    exact.max_nodes = budget;
+    exact.time_limit_s = limit_s - clock_.elapsed_ms() / 1000.0;
+    if (exact.time_limit_s * 1000.0 < kPolishMinMs) return gained;
+    const SolveResult found = solve_exact(model, exact, from);
+    context_.add_evaluations(found.evaluations);
+    const double best = gained ? improved.cost.objective : population_.front().cost.objective;
+    if (found.cost.feasible && found.cost.objective < best) {
+      improved = found;
+      gained = true;
+    }
+  }
   return gained;
 }
 
