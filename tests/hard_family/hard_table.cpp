@@ -1,6 +1,6 @@
 // geotrain_hard_table: the hard family's tables (issue 23), in Markdown.
 //
-//   geotrain_hard_table [--seeds K] [--gpus N] [--ablation]
+//   geotrain_hard_table [--seeds K] [--gpus N] [--ablation [final]]
 //
 // Default: for every pool of the family (hard_pool.hpp; K pool seeds, 16
 // pools each), the memetic run at default settings, seed 1, as
@@ -10,6 +10,9 @@
 // --ablation: the memetic objective with each of the additions of
 // search.scale_moves switched on alone and all together, and on how many
 // pools each is no worse than both exact after 1 s and metis-improved.
+// --ablation final: only the variants of the final step's searches (none,
+// the floor alone, all but each of the floor, exact at the restarts and the
+// plain last search, all), a third of the runs.
 // Times are the machine's: the plans do not depend on them (but exact's).
 #include <algorithm>
 #include <cstdio>
@@ -149,7 +152,7 @@ struct Variant {
   ScaleMoves moves;
 };
 
-void ablation_table(const std::vector<HardPoolShape>& family) {
+void ablation_table(const std::vector<HardPoolShape>& family, bool final_step_only) {
   // ScaleMoves{stage_moves, site_moves, seeds, restarts, final_nodes, final_floor, stall_polish,
   // final_plain}: none, each alone, all but each, all.
   std::vector<Variant> variants{{"none (before)", {false, false, false, false, false, false, false, false}}};
@@ -169,6 +172,15 @@ void ablation_table(const std::vector<HardPoolShape>& family) {
     variants.push_back({but[k].c_str(), with(k, false)});
   }
   variants.push_back({"all (default)", ScaleMoves{}});
+  if (final_step_only) {
+    const std::vector<std::string> kept{"none (before)", "final floor", "all but final floor",
+                                        "all but exact at restarts", "all but plain last search", "all (default)"};
+    variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                  [&](const Variant& v) {
+                                    return std::find(kept.begin(), kept.end(), v.name) == kept.end();
+                                  }),
+                   variants.end());
+  }
   std::printf("| pool | exact 1 s | metis-improved |");
   for (const Variant& variant : variants) std::printf(" %s |", variant.name);
   std::printf("\n| --- | ---: | ---: |");
@@ -209,21 +221,27 @@ void ablation_table(const std::vector<HardPoolShape>& family) {
 
 int main(int argc, char** argv) {
   int seeds = 1, gpus = 0;
-  bool ablation = false;
+  bool ablation = false, final_step_only = false;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--seeds" && a + 1 < argc) seeds = std::atoi(argv[++a]);
     else if (arg == "--gpus" && a + 1 < argc) gpus = std::atoi(argv[++a]);
-    else if (arg == "--ablation") ablation = true;
+    else if (arg == "--ablation") {
+      ablation = true;
+      if (a + 1 < argc && std::string(argv[a + 1]) == "final") {
+        final_step_only = true;
+        ++a;
+      }
+    }
     else {
-      std::fprintf(stderr, "usage: geotrain_hard_table [--seeds K] [--gpus N] [--ablation]\n");
+      std::fprintf(stderr, "usage: geotrain_hard_table [--seeds K] [--gpus N] [--ablation [final]]\n");
       return 2;
     }
   }
   std::vector<HardPoolShape> family;
   for (const HardPoolShape& shape : family_shapes(seeds))
     if (gpus == 0 || shape.num_gpus == gpus) family.push_back(shape);
-  if (ablation) ablation_table(family);
+  if (ablation) ablation_table(family, final_step_only);
   else main_table(family);
   return 0;
 }

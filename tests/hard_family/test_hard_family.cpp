@@ -67,6 +67,21 @@ TEST(HardFamily, SampleNeverTrapped) {
   expect_never_trapped({256, 96, 1, Archetype::few_of_many});
 }
 
+// Issue 23, round three: on this pool the final step's floored searches end
+// on a plan of 40 stages (0.509639) and the planner's exact on its first
+// second, on an idle machine, on one of 49 (`geotrain solve POOL --method
+// exact --time-limit 1`: 0.5093501725967947). The plain last search from the
+// floored plan finds that plan, and a floored search from it one better
+// still (0.506850); without the plain search the run stays behind.
+TEST(HardFamily, PlainLastSearchReachesExactsFirstSecond) {
+  const PreparedProblem prepared = prepare_problem(hard_pool({256, 96, 2, Archetype::fast_wan}), SolveOptions{});
+  const double exact_first_second = 0.509351;  // rounded up
+  SearchSettings without = prepared.problem.search;
+  without.scale_moves.final_plain = false;
+  EXPECT_LE(MemeticAlgorithm(prepared.problem.search).evolve(prepared.model).cost.objective, exact_first_second);
+  EXPECT_GT(MemeticAlgorithm(without).evolve(prepared.model).cost.objective, exact_first_second);
+}
+
 // The 512-A100 pool on four sites (hybrid): its plan proven within 20% of
 // the optimum (81% with perfect scaling over the pool alone, before the
 // floor for stage groups; 1.4% with it at 10 Gbps between sites).

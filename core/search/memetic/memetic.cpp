@@ -192,49 +192,56 @@ bool MemeticRun::exact_from(const Plan& start, double limit_s, int share, SolveR
   // over GPU sequences find plans of a smaller largest stage time, often at
   // another stage count where memory allows fewer layers a stage, which no
   // move reaches in one step. Its crossing flows (about a second at 256
-  // GPUs) are left out. In the final step, each search that gains starts
-  // another from its plan on an eighth of the budget (climbing and floors
-  // from the new incumbent find more), up to kPolishRounds in all.
+  // GPUs) are left out.
   const bool floor = large && settings_.scale_moves.final_floor;
   if (floor) {
     exact.bottleneck_floor = true;
     exact.crossing_flow_work = 0;
     exact.floor_check_nodes = exact.max_nodes;  // no plain search first
   }
-  const int rounds = floor && share == 1 ? kPolishRounds : 1;
   Plan from = start;
   bool gained = false;
-  for (int round = 0; round < rounds; ++round) {
-    if (round > 0) exact.max_nodes = std::max<std::int64_t>(kPolishMinNodes, budget / kLaterRoundShare);
-    exact.time_limit_s = limit_s - clock_.elapsed_ms() / 1000.0;
-    if ((round > 0 || share > 1) && exact.time_limit_s * 1000.0 < kPolishMinMs) break;
-    exact.time_limit_s = std::max(1e-6, exact.time_limit_s);
-    const SolveResult found = solve_exact(model, exact, from);
+  // One search from `from`; true when it found a better plan, which becomes `from`.
+  auto search_gains = [&](ExactSettings settings, bool skip_when_late) {
+    settings.time_limit_s = limit_s - clock_.elapsed_ms() / 1000.0;
+    if (skip_when_late && settings.time_limit_s * 1000.0 < kPolishMinMs) return false;
+    settings.time_limit_s = std::max(1e-6, settings.time_limit_s);
+    const SolveResult found = solve_exact(model, settings, from);
     context_.add_evaluations(found.evaluations);
     if (share > 1) restart_nodes_spent_ += found.nodes;
     const double best = gained ? improved.cost.objective : population_.front().cost.objective;
-    if (!found.cost.feasible || !(found.cost.objective < best)) break;
+    if (!found.cost.feasible || !(found.cost.objective < best)) return false;
     improved = found;
     gained = true;
     from = found.plan;
+    return true;
+  };
+  if (!floor || share > 1) {
+    search_gains(exact, share > 1);
+    return gained;
   }
-  // Last, one search without the floor on the whole budget from the plan the
-  // floored ones ended on: the floor steers exact towards a small largest
-  // stage time, and on some pools (fast-wan 256 x 96 seed 2, MEMETIC.md) the
-  // plain search's neighbourhood of that plan holds a better one.
-  if (floor && share == 1 && settings_.scale_moves.final_plain) {
-    exact.bottleneck_floor = false;
-    exact.max_nodes = budget;
-    exact.time_limit_s = limit_s - clock_.elapsed_ms() / 1000.0;
-    if (exact.time_limit_s * 1000.0 < kPolishMinMs) return gained;
-    const SolveResult found = solve_exact(model, exact, from);
-    context_.add_evaluations(found.evaluations);
-    const double best = gained ? improved.cost.objective : population_.front().cost.objective;
-    if (found.cost.feasible && found.cost.objective < best) {
-      improved = found;
-      gained = true;
-    }
-  }
+  // The final step with the floor: each search that gains starts another
+  // from its plan on an eighth of the budget (climbing and floors from the
+  // new incumbent find more), up to kPolishRounds in a row. Then one search
+  // without the floor on the final budget from where they ended: the floor
+  // steers exact towards a small largest stage time, and on some pools
+  // (fast-wan 256 x 96 seed 2, MEMETIC.md, "A plain last search") the plain
+  // search's neighbourhood of that plan holds a better one; when it gains,
+  // floored searches go on from its plan as before. Its nodes are capped by
+  // their work (kPlainLastSearchWork): at 512 GPUs the whole final budget
+  // took a third of the run.
+  ExactSettings later = exact;
+  later.max_nodes = std::max<std::int64_t>(kPolishMinNodes, budget / kLaterRoundShare);
+  auto floored_rounds = [&](bool gains) {
+    for (int round = 1; gains && round < kPolishRounds; ++round) gains = search_gains(later, true);
+  };
+  floored_rounds(search_gains(exact, false));
+  if (!settings_.scale_moves.final_plain) return gained;
+  ExactSettings plain = exact;
+  plain.bottleneck_floor = false;
+  plain.max_nodes = std::max<std::int64_t>(
+      kPolishMinNodes, static_cast<std::int64_t>(std::min<double>(budget, kPlainLastSearchWork / work_per_node)));
+  if (search_gains(plain, true)) floored_rounds(search_gains(later, true));
   return gained;
 }
 
