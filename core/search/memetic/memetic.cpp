@@ -227,20 +227,18 @@ bool MemeticRun::exact_from(const Plan& start, double limit_s, int share, SolveR
   // steers exact towards a small largest stage time, and on some pools
   // (fast-wan 256 x 96 seed 2, MEMETIC.md, "A plain last search") the plain
   // search's neighbourhood of that plan holds a better one; when it gains,
-  // floored searches go on from its plan as before. Its nodes are capped by
-  // their work (kPlainLastSearchWork): at 512 GPUs the whole final budget
-  // took a third of the run.
+  // floored searches go on from its plan as before. Only up to
+  // kPlainLastSearchMaxGpus devices: it costs most where nodes cost most.
   ExactSettings later = exact;
   later.max_nodes = std::max<std::int64_t>(kPolishMinNodes, budget / kLaterRoundShare);
   auto floored_rounds = [&](bool gains) {
     for (int round = 1; gains && round < kPolishRounds; ++round) gains = search_gains(later, true);
   };
   floored_rounds(search_gains(exact, false));
-  if (!settings_.scale_moves.final_plain) return gained;
+  if (!settings_.scale_moves.final_plain || model.num_gpus() > kPlainLastSearchMaxGpus) return gained;
   ExactSettings plain = exact;
   plain.bottleneck_floor = false;
-  plain.max_nodes = std::max<std::int64_t>(
-      kPolishMinNodes, static_cast<std::int64_t>(std::min<double>(budget, kPlainLastSearchWork / work_per_node)));
+  plain.max_nodes = budget;
   if (search_gains(plain, true)) floored_rounds(search_gains(later, true));
   return gained;
 }

@@ -39,11 +39,11 @@ constexpr std::int64_t kPolishLargePoolNodesTimesGpus = std::int64_t{1} << 20;
 constexpr int kPolishRounds = 4;
 constexpr int kLaterRoundShare = 8;
 constexpr int kRestartNodeShare = 8;
-// The final step's plain last search (MEMETIC.md, "A plain last search"):
-// the final budget's nodes, but at most this much of exact's work, N (N + 2 L)
-// units a node: the whole budget up to 256 GPUs x 96 layers (4,096 nodes),
-// 1,365 of the 2,048 at 512 x 128, where the 2,048 took 1.6 s.
-constexpr double kPlainLastSearchWork = 536'870'912;  // 2^29
+// The final step's plain last search (MEMETIC.md, "A plain last search")
+// runs on pools of up to this many devices: above, a node of exact's costs
+// about a millisecond (1,365 nodes took 1.4 s after a 3.1-s run on the
+// 512-GPU geo pool), and no 512-GPU pool of the hard family gained from it.
+constexpr int kPlainLastSearchMaxGpus = 256;
 constexpr double kPolishMinMs = 50;  // skipped with less time than this left
 
 class MemeticRun {
