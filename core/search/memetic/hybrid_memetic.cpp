@@ -90,7 +90,6 @@ void HybridRun::screen_next() {
     run_settings.scale_moves.final_nodes = false;
     run_settings.scale_moves.final_floor = false;
     run_settings.scale_moves.stall_polish = false;
-    run_settings.scale_moves.final_plain = false;
   }
   candidate->run = std::make_unique<MemeticRun>(*candidate->model, run_settings);
   note_best(*candidate);
